@@ -31,16 +31,17 @@ def _backward(Linear: type, case: LinearCase):
     """forward(stale x), forward(x), backward(G): backward must use the latest input and leave G alone."""
     layer = _layer(Linear, case)
     layer(case.x_stale.copy())
-    x = case.x.copy()
-    layer(x)
+    layer(case.x.copy())
     g = case.g.copy()
     dx = layer.backward(g)
     check_unchanged(f"{_name(case)}: backward(grad)", g, case.g)
-    return layer, x, dx
+    return layer, dx
 
 
-def _numeric(layer, x: np.ndarray, g: np.ndarray, wrt: np.ndarray) -> np.ndarray:
-    return numerical_gradient(lambda: np.sum(layer.forward(x) * g), wrt)
+def _numeric(case: LinearCase, wrt: str) -> np.ndarray:
+    """Finite differences of sum(Y * G) for the reference Y = X W + b, w.r.t. ``wrt`` in {"x", "W", "b"}."""
+    arrays = {"x": case.x.copy(), "W": case.W.copy(), "b": case.b.copy()}
+    return numerical_gradient(lambda: np.sum(reference.linear_forward(arrays["x"], arrays["W"], arrays["b"]) * case.g), arrays[wrt])
 
 
 def check_linear_forward(Linear: type) -> None:
@@ -65,33 +66,33 @@ def check_linear_backward_dx(Linear: type) -> None:
     """backward(G) returns dX = G Wᵀ (shape of x), checked against the reference and finite differences."""
     with time_limit("Linear.backward"):
         for case in linear_cases("linear_backward_dx"):
-            layer, x, dx = _backward(Linear, case)
+            dx = _backward(Linear, case)[1]
             what = f"{_name(case)}: dX returned by backward(grad)"
             hint = "dX = G Wᵀ, of shape (B, D_in); backward must `return` it"
             check_close(what, dx, reference.linear_backward(case.x, case.W, case.g)[0], VALUE_TOLERANCE, hint)
             check_dtype(what, dx, np.float64, KEEP_DTYPE)
-            check_gradient(what, dx, _numeric(layer, x, case.g, x), hint)
+            check_gradient(what, dx, _numeric(case, "x"), hint)
 
 
 def check_linear_backward_dw(Linear: type) -> None:
     """backward(G) sets W.grad = Xᵀ G for the latest input x, checked against the reference and finite differences."""
     with time_limit("Linear.backward"):
         for case in linear_cases("linear_backward_dw"):
-            layer, x, _ = _backward(Linear, case)
+            layer = _backward(Linear, case)[0]
             what = f"{_name(case)}: W.grad after backward(grad)"
             hint = "dW = Xᵀ G, of the shape of W (D_in, D_out), with X the input of the latest forward; store it in self.W.grad"
             check_close(what, layer.W.grad, reference.linear_backward(case.x, case.W, case.g)[1], VALUE_TOLERANCE, hint)
             check_dtype(what, layer.W.grad, np.float64, KEEP_DTYPE)
-            check_gradient(what, layer.W.grad, _numeric(layer, x, case.g, layer.W), hint)
+            check_gradient(what, layer.W.grad, _numeric(case, "W"), hint)
 
 
 def check_linear_backward_db(Linear: type) -> None:
     """backward(G) sets b.grad = Σ_i G_i (shape (D_out,)), checked against the reference and finite differences."""
     with time_limit("Linear.backward"):
         for case in linear_cases("linear_backward_db"):
-            layer, x, _ = _backward(Linear, case)
+            layer = _backward(Linear, case)[0]
             what = f"{_name(case)}: b.grad after backward(grad)"
             hint = "db = Σ_i G_i: sum G over the batch axis (axis=0) so that db has the shape of b, (D_out,); store it in self.b.grad"
             check_close(what, layer.b.grad, reference.linear_backward(case.x, case.W, case.g)[2], VALUE_TOLERANCE, hint)
             check_dtype(what, layer.b.grad, np.float64, KEEP_DTYPE)
-            check_gradient(what, layer.b.grad, _numeric(layer, x, case.g, layer.b), hint)
+            check_gradient(what, layer.b.grad, _numeric(case, "b"), hint)

@@ -87,11 +87,11 @@ def check_mlp_backward(MLP: type) -> None:
             params = dict(zip(NAMES, (mlp.fc1.W, mlp.fc1.b, mlp.fc2.W, mlp.fc2.b)))
             for name, p in params.items():
                 check_close(f"{what}: {name}.grad after backward(grad)", p.grad, expected[name], VALUE_TOLERANCE, hint)
-            x_fd = x.copy()
+            arrays = {"x": x.copy(), **{name: weights[name].copy() for name in NAMES}}
 
             def loss() -> float:
-                return reference.cross_entropy(np.asarray(mlp.forward(x_fd)), targets)
+                return reference.cross_entropy(reference.mlp_forward(*(arrays[n] for n in ("x", *NAMES))), targets)
 
-            check_gradient(f"{what}: dX of cross-entropy(MLP(x))", dx, numerical_gradient(loss, x_fd), hint)
+            check_gradient(f"{what}: dX of cross-entropy(MLP(x))", dx, numerical_gradient(loss, arrays["x"]), hint)
             for name, p in params.items():
-                check_gradient(f"{what}: {name}.grad of cross-entropy(MLP(x))", p.grad, numerical_gradient(loss, p), hint)
+                check_gradient(f"{what}: {name}.grad of cross-entropy(MLP(x))", p.grad, numerical_gradient(loss, arrays[name]), hint)

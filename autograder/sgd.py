@@ -7,7 +7,7 @@ from autograder.common import check_unchanged
 from autograder.limits import time_limit
 from autograder.secret import rng_for
 
-HINT = "θ ← θ − η ∂L/∂θ for every parameter with a gradient, in place: `p -= self.lr * p.grad` (a plain `p = p - ...` only rebinds a local name)"
+HINT = "θ ← θ − η ∂L/∂θ for every parameter with a gradient, changing the array itself (`-=` or `p[...] = ...`); a plain `p = p - ...` only rebinds a local name"
 
 
 def check_sgd_step(SGD: type) -> None:

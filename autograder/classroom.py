@@ -1,0 +1,61 @@
+"""Drive stock nbgrader on a course directory: used by the demo class and by the kit's tests."""
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+
+ASSIGNMENT = "mlp"
+NOTEBOOK = "mlp.ipynb"
+REPO = Path(__file__).resolve().parents[1]
+
+
+def nbgrader(course: Path, *args: str) -> subprocess.CompletedProcess:
+    """Run ``nbgrader ARGS`` in ``course`` with this interpreter's environment; raise with its log on failure."""
+    env = dict(os.environ)
+    # nbgrader calls its own scripts (alembic) by name: put this environment's bin first.
+    env["PATH"] = os.pathsep.join([str(Path(sys.executable).parent), env.get("PATH", "")])
+    result = subprocess.run([sys.executable, "-m", "nbgrader", *args], cwd=course, env=env, capture_output=True, text=True)
+    if result.returncode != 0:
+        raise RuntimeError(f"`nbgrader {' '.join(args)}` failed in {course} (exit {result.returncode}):\n{result.stdout}\n{result.stderr}")
+    return result
+
+
+def new_course(destination: Path) -> Path:
+    """A fresh course directory holding this repository's config and source, with release/ and solutions/ generated."""
+    destination.mkdir(parents=True, exist_ok=True)
+    shutil.copy(REPO / "nbgrader_config.py", destination)
+    shutil.copytree(REPO / "source", destination / "source", ignore=shutil.ignore_patterns("__pycache__", ".ipynb_checkpoints"))
+    nbgrader(destination, "generate_assignment", ASSIGNMENT, "--force")
+    nbgrader(destination, "generate_solution", ASSIGNMENT, "--force")
+    return destination
+
+
+def submit(course: Path, student: str, notebook_text: str) -> None:
+    """Place one student's notebook where ``nbgrader autograde`` looks for it."""
+    folder = course / "submitted" / student / ASSIGNMENT
+    folder.mkdir(parents=True, exist_ok=True)
+    (folder / NOTEBOOK).write_text(notebook_text)
+
+
+@dataclass(frozen=True)
+class CellGrade:
+    score: float
+    max_score: float
+
+
+def cell_grades(course: Path) -> dict[str, dict[str, CellGrade]]:
+    """student -> test cell grade_id -> score, read from the course's gradebook."""
+    from nbgrader.api import Gradebook
+
+    grades: dict[str, dict[str, CellGrade]] = {}
+    with Gradebook(f"sqlite:///{course / 'gradebook.db'}") as gradebook:
+        for submission in gradebook.assignment_submissions(ASSIGNMENT):
+            notebook = gradebook.find_submission_notebook(NOTEBOOK[: -len(".ipynb")], ASSIGNMENT, submission.student.id)
+            grades[submission.student.id] = {
+                grade.name: CellGrade(float(grade.score), float(grade.max_score)) for grade in notebook.grades if grade.cell.cell_type == "code"
+            }
+    return grades

@@ -1,0 +1,167 @@
+"""Typical student mistakes, and correct-but-different solutions, as edits of the reference solution.
+
+Each entry rewrites answer cells of the solutions notebook (found by their
+nbgrader ``grade_id``). The kit's tests autograde every entry: a mistake must
+lose points on its own part and nowhere unrelated; a variant must earn full
+marks. The demo class uses one mistake.
+"""
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+
+# Test cells of each part. The MNIST gate trains the student's MLP, which is
+# built from the student's Linear and ReLU, so it depends on those parts too.
+PART_CELLS: dict[str, tuple[str, ...]] = {
+    "linear": ("test_linear_forward", "test_linear_backward_dx", "test_linear_backward_dw", "test_linear_backward_db"),
+    "relu": ("test_relu_forward", "test_relu_backward"),
+    "cross_entropy": ("test_cross_entropy_forward", "test_cross_entropy_backward"),
+    "sgd": ("test_sgd_step",),
+    "mlp": ("test_mlp_forward", "test_mlp_backward"),
+}
+GATE_CELL = "test_mnist_accuracy"
+GATE_DEPENDS_ON = ("linear", "relu", "mlp")
+
+
+def cells_a_part_may_cost(part: str) -> set[str]:
+    """The test cells a mistake in ``part`` is allowed to lose points on."""
+    return set(PART_CELLS[part]) | ({GATE_CELL} if part in GATE_DEPENDS_ON else set())
+
+
+@dataclass(frozen=True)
+class Edit:
+    cell: str  # grade_id of the answer cell
+    old: str   # must occur exactly once in that cell
+    new: str
+
+
+@dataclass(frozen=True)
+class Mistake:
+    name: str
+    part: str
+    description: str
+    edits: tuple[Edit, ...]
+    must_lose: tuple[str, ...]  # the test cells that must lose points
+
+
+@dataclass(frozen=True)
+class Variant:
+    name: str
+    description: str
+    edits: tuple[Edit, ...]
+
+
+def apply_edits(notebook_text: str, edits: tuple[Edit, ...]) -> str:
+    """Return the notebook with every edit applied; raise if an edit's text is not found exactly once."""
+    notebook = json.loads(notebook_text)
+    cells = {cell.get("metadata", {}).get("nbgrader", {}).get("grade_id"): cell for cell in notebook["cells"]}
+    for edit in edits:
+        if edit.cell not in cells:
+            raise ValueError(f"no cell with grade_id {edit.cell!r} in the notebook")
+        cell = cells[edit.cell]
+        source = "".join(cell["source"]) if isinstance(cell["source"], list) else cell["source"]
+        if source.count(edit.old) != 1:
+            raise ValueError(f"cell {edit.cell!r}: {edit.old!r} occurs {source.count(edit.old)} times, expected once; update the catalogue to the solution")
+        cell["source"] = source.replace(edit.old, edit.new)
+    return json.dumps(notebook, indent=1, ensure_ascii=False) + "\n"
+
+
+def _m(name: str, part: str, description: str, cell: str, old: str, new: str, must_lose: tuple[str, ...]) -> Mistake:
+    return Mistake(name, part, description, (Edit(cell, old, new),), must_lose)
+
+
+MISTAKES: tuple[Mistake, ...] = (
+    _m("linear_dw_transposed", "linear", "dW = Gᵀ X instead of Xᵀ G", "linear",
+       "self.W.grad = x.T @ grad", "self.W.grad = grad.T @ x", ("test_linear_backward_dw",)),
+    _m("linear_dw_averaged", "linear", "dW divided by the batch size", "linear",
+       "self.W.grad = x.T @ grad", "self.W.grad = x.T @ grad / x.shape[0]", ("test_linear_backward_dw",)),
+    _m("linear_db_not_summed", "linear", "db = G, not summed over the batch", "linear",
+       "self.b.grad = grad.sum(axis=0)", "self.b.grad = grad", ("test_linear_backward_db",)),
+    _m("linear_db_keepdims", "linear", "db of shape (1, D_out)", "linear",
+       "grad.sum(axis=0)", "grad.sum(axis=0, keepdims=True)", ("test_linear_backward_db",)),
+    _m("linear_db_wrong_axis", "linear", "db summed over the features (axis=1)", "linear",
+       "grad.sum(axis=0)", "grad.sum(axis=1)", ("test_linear_backward_db",)),
+    _m("linear_dx_no_transpose", "linear", "dX = G W instead of G Wᵀ", "linear",
+       "return grad @ self.W.T", "return grad @ self.W", ("test_linear_backward_dx",)),
+    _m("linear_forward_no_bias", "linear", "forward forgets + b", "linear",
+       "return x @ self.W + self.b", "return x @ self.W", ("test_linear_forward",)),
+    _m("linear_forward_not_saving_input", "linear", "forward does not save x", "linear",
+       'self.ctx["x"] = x\n', "pass\n", ("test_linear_backward_dw",)),
+    _m("linear_stale_input", "linear", "forward saves only the first input it sees", "linear",
+       'self.ctx["x"] = x\n', 'self.ctx.setdefault("x", x)\n', ("test_linear_backward_dw",)),
+    _m("relu_mask_ge_zero", "relu", "mask 1(H >= 0): gradient 1 at exactly 0", "relu",
+       'self.ctx["mask"] = x > 0', 'self.ctx["mask"] = x >= 0', ("test_relu_backward",)),
+    _m("relu_backward_times_output", "relu", "backward multiplies by the output, not the mask", "relu",
+       'self.ctx["mask"] = x > 0', 'self.ctx["mask"] = np.maximum(x, 0)', ("test_relu_backward",)),
+    _m("relu_forward_in_place", "relu", "forward overwrites its input", "relu",
+       "return np.maximum(x, 0)", "return np.maximum(x, 0, out=x)", ("test_relu_forward",)),
+    _m("relu_forward_np_max", "relu", "np.max (a reduction) instead of np.maximum", "relu",
+       "return np.maximum(x, 0)", "return np.max(x, 0)", ("test_relu_forward",)),
+    _m("ce_no_max_shift", "cross_entropy", "softmax without subtracting the row max", "cross_entropy",
+       "shifted = logits - logits.max(axis=1, keepdims=True)", "shifted = logits", ("test_cross_entropy_forward", "test_cross_entropy_backward")),
+    _m("ce_sum_not_mean", "cross_entropy", "loss summed over the batch, not averaged", "cross_entropy",
+       "return -log_probs[np.arange(batch), targets].mean()", "return -log_probs[np.arange(batch), targets].sum()", ("test_cross_entropy_forward",)),
+    _m("ce_backward_not_divided_by_b", "cross_entropy", "dZ not divided by B", "cross_entropy",
+       "return grad / batch", "return grad", ("test_cross_entropy_backward",)),
+    _m("ce_softmax_over_batch", "cross_entropy", "softmax normalised over the batch axis", "cross_entropy",
+       "np.exp(shifted).sum(axis=1, keepdims=True)", "np.exp(shifted).sum(axis=0, keepdims=True)", ("test_cross_entropy_forward", "test_cross_entropy_backward")),
+    _m("ce_onehot_wrong_index", "cross_entropy", "one-hot subtracted with grad[:, targets]", "cross_entropy",
+       "grad[np.arange(batch), targets] -= 1", "grad[:, targets] -= 1", ("test_cross_entropy_backward",)),
+    _m("sgd_rebinds", "sgd", "p = p - lr * grad rebinds instead of updating in place", "sgd",
+       "p -= self.lr * p.grad", "p = p - self.lr * p.grad", ("test_sgd_step",)),
+    _m("sgd_sign_flipped", "sgd", "gradient ascent: p += lr * grad", "sgd",
+       "p -= self.lr * p.grad", "p += self.lr * p.grad", ("test_sgd_step",)),
+    _m("sgd_lr_twice", "sgd", "learning rate applied twice", "sgd",
+       "p -= self.lr * p.grad", "p -= self.lr * self.lr * p.grad", ("test_sgd_step",)),
+    _m("sgd_no_skip_none", "sgd", "parameters without a gradient are not skipped", "sgd",
+       "if p.grad is not None:", "if True:", ("test_sgd_step",)),
+    _m("mlp_backward_forward_order", "mlp", "backward through fc1, relu, fc2 (forward order)", "mlp",
+       "grad = self.fc2.backward(grad)\n        grad = self.relu.backward(grad)\n        return self.fc1.backward(grad)",
+       "grad = self.fc1.backward(grad)\n        grad = self.relu.backward(grad)\n        return self.fc2.backward(grad)", ("test_mlp_backward",)),
+    _m("mlp_forward_skips_relu", "mlp", "forward without the ReLU", "mlp",
+       "return self.fc2(self.relu(self.fc1(x)))", "return self.fc2(self.fc1(x))", ("test_mlp_forward",)),
+    _m("mlp_backward_skips_relu", "mlp", "backward skips relu.backward", "mlp",
+       "grad = self.relu.backward(grad)", "grad = grad", ("test_mlp_backward",)),
+    _m("mlp_backward_returns_nothing", "mlp", "backward does not return dX", "mlp",
+       "return self.fc1.backward(grad)", "self.fc1.backward(grad)", ("test_mlp_backward",)),
+)
+
+VARIANTS: tuple[Variant, ...] = (
+    Variant("linear_np_dot", "np.dot instead of @", (
+        Edit("linear", "return x @ self.W + self.b", "return np.dot(x, self.W) + self.b"),
+        Edit("linear", "self.W.grad = x.T @ grad", "self.W.grad = np.dot(x.T, grad)"),
+        Edit("linear", "return grad @ self.W.T", "return np.dot(grad, self.W.T)"),
+    )),
+    Variant("linear_einsum", "einsum for every product and sum", (
+        Edit("linear", "return x @ self.W + self.b", 'return np.einsum("bi,io->bo", x, self.W) + self.b'),
+        Edit("linear", "self.W.grad = x.T @ grad", 'self.W.grad = np.einsum("bi,bo->io", x, grad)'),
+        Edit("linear", "self.b.grad = grad.sum(axis=0)", 'self.b.grad = np.einsum("bo->o", grad)'),
+        Edit("linear", "return grad @ self.W.T", 'return np.einsum("bo,io->bi", grad, self.W)'),
+    )),
+    Variant("float64_arithmetic", "every layer and the loss compute in float64", (
+        Edit("linear", "return x @ self.W + self.b", "return np.asarray(x, np.float64) @ np.asarray(self.W, np.float64) + self.b"),
+        Edit("relu", "return np.maximum(x, 0)", "return np.maximum(np.asarray(x, np.float64), 0.0)"),
+        Edit("cross_entropy", "batch = logits.shape[0]", "logits = np.asarray(logits, dtype=np.float64)\n        batch = logits.shape[0]"),
+    )),
+    Variant("logsumexp_softmax", "softmax from a log-sum-exp and an np.eye one-hot", (
+        Edit("cross_entropy",
+             "shifted = logits - logits.max(axis=1, keepdims=True)\n        log_probs = shifted - np.log(np.exp(shifted).sum(axis=1, keepdims=True))",
+             "m = np.max(logits, axis=1, keepdims=True)\n        log_probs = logits - (m + np.log(np.sum(np.exp(logits - m), axis=1, keepdims=True)))"),
+        Edit("cross_entropy",
+             "grad = probs.copy()\n        grad[np.arange(batch), targets] -= 1\n        return grad / batch",
+             "return (probs - np.eye(probs.shape[1])[targets]) / batch"),
+    )),
+    Variant("relu_where_saves_input", "np.where, saving the input rather than the mask", (
+        Edit("relu", 'self.ctx["mask"] = x > 0\n        return np.maximum(x, 0)', 'self.ctx["x"] = x\n        return np.where(x > 0, x, 0.0)'),
+        Edit("relu", 'return grad * self.ctx["mask"]', 'return np.where(self.ctx["x"] > 0, grad, 0.0)'),
+    )),
+    Variant("sgd_out_argument", "np.subtract(..., out=p), enumerate over params", (
+        Edit("sgd", "for p in self.params:\n            if p.grad is not None:\n                p -= self.lr * p.grad",
+             "for i, p in enumerate(self.params):\n            if p.grad is None:\n                continue\n            np.subtract(self.params[i], self.lr * p.grad, out=self.params[i])"),
+    )),
+    Variant("mlp_loop_over_layers", "forward and backward as loops over the layers", (
+        Edit("mlp", "return self.fc2(self.relu(self.fc1(x)))", "for layer in (self.fc1, self.relu, self.fc2):\n            x = layer.forward(x)\n        return x"),
+        Edit("mlp", "grad = self.fc2.backward(grad)\n        grad = self.relu.backward(grad)\n        return self.fc1.backward(grad)",
+             "for layer in reversed((self.fc1, self.relu, self.fc2)):\n            grad = layer.backward(grad)\n        return grad"),
+    )),
+)

@@ -1,0 +1,91 @@
+"""release/ and solutions/ are generated from source/ and contain what they should, and nothing more."""
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+
+import pytest
+from conftest import REPO
+
+from autograder import classroom
+from autograder.mistakes import GATE_CELL, PART_CELLS
+
+GENERATED = ("release", "solutions")
+
+
+def _files(root: Path) -> dict[str, Path]:
+    return {str(p.relative_to(root)): p for p in sorted(root.rglob("*")) if p.is_file() and "__pycache__" not in p.parts}
+
+
+def _cells(path: Path) -> list[dict]:
+    return json.loads(path.read_text())["cells"]
+
+
+def _source(cell: dict) -> str:
+    return "".join(cell["source"]) if isinstance(cell["source"], list) else cell["source"]
+
+
+def _nbgrader(cell: dict) -> dict:
+    return cell.get("metadata", {}).get("nbgrader", {})
+
+
+@pytest.mark.parametrize("folder", GENERATED)
+def test_committed_folder_matches_a_fresh_generation(course: Path, folder: str) -> None:
+    fresh, committed = _files(course / folder), _files(REPO / folder)
+    command = "nbgrader generate_assignment mlp --force" if folder == "release" else "nbgrader generate_solution mlp --force"
+    assert sorted(committed) == sorted(fresh), f"{folder}/ has other files than a fresh generation: run `{command}` and commit"
+    for name, path in fresh.items():
+        if name.endswith(".ipynb"):
+            same = json.loads(path.read_text()) == json.loads(committed[name].read_text())
+        else:
+            same = path.read_bytes() == committed[name].read_bytes()
+        assert same, f"{folder}/{name} is out of date with source/: run `{command}` and commit"
+
+
+def test_release_has_no_solution_and_no_hidden_test_code() -> None:
+    release = REPO / "release" / classroom.ASSIGNMENT
+    text = "\n".join(p.read_text() for p in release.rglob("*") if p.is_file() and p.suffix in (".py", ".ipynb"))
+    for marker in ("BEGIN SOLUTION", "END SOLUTION", "BEGIN HIDDEN TESTS", "autograder", "1ae287373328993a4b3c76daec8bbe62"):
+        assert marker not in text, f"release/ contains {marker!r}"
+    answers = [c for c in _cells(release / classroom.NOTEBOOK) if _nbgrader(c).get("solution")]
+    assert {_nbgrader(c)["grade_id"] for c in answers} == {"linear", "relu", "cross_entropy", "sgd", "mlp"}
+    code = "\n".join(_source(c) for c in _cells(release / classroom.NOTEBOOK) if c["cell_type"] == "code")
+    for snippet in ("x.T @ grad", "grad.sum(axis=0)", "self.ctx[\"probs\"]", "p -= self.lr * p.grad", "self.fc2.backward(grad)"):
+        assert snippet not in code, f"release/ still contains solution code {snippet!r}"
+    stubs = sum(_source(c).count("raise NotImplementedError()") for c in answers)
+    assert stubs == 9, f"expected 9 stubbed methods (2 Linear, 2 ReLU, 2 CrossEntropyLoss, 1 SGD, 2 MLP), found {stubs}"
+
+
+def test_hidden_test_cells_are_one_quiet_call_each() -> None:
+    cells = [c for c in _cells(REPO / "source" / classroom.ASSIGNMENT / classroom.NOTEBOOK) if _nbgrader(c).get("grade")]
+    expected = {cell for cells in PART_CELLS.values() for cell in cells} | {GATE_CELL}
+    assert {_nbgrader(c)["grade_id"] for c in cells} == expected
+    for cell in cells:
+        hidden = re.search(r"### BEGIN HIDDEN TESTS\n(.*)\n### END HIDDEN TESTS", _source(cell), re.S)
+        assert hidden, f"{_nbgrader(cell)['grade_id']} has no hidden block"
+        # one call, ended by `;` so IPython shows no value (nbgrader would read a value as partial credit)
+        assert re.fullmatch(r"import autograder; autograder\.check_\w+\(\w+\);", hidden.group(1)), hidden.group(1)
+
+
+TABLE_ROWS = {"`Linear`": "linear", "`ReLU`": "relu", "`CrossEntropyLoss`": "cross_entropy", "`SGD`": "sgd", "`MLP`": "mlp", "MNIST": "mnist"}
+
+
+def check_points_table(where: str, text: str) -> None:
+    """The markdown table `| part | cells with points | total |` agrees with the notebook's metadata."""
+    cells = _cells(REPO / "source" / classroom.ASSIGNMENT / classroom.NOTEBOOK)
+    points = {_nbgrader(c)["grade_id"]: _nbgrader(c)["points"] for c in cells if _nbgrader(c).get("grade")}
+    rows = {label: (detail.strip(), int(total)) for label, detail, total in re.findall(r"^\| (.+?) \|(.*?)\| \**(\d+)\** \|$", text, re.M)}
+    assert set(TABLE_ROWS) | {"**total**"} <= set(rows), f"{where}: points table rows {sorted(rows)}"
+    for label, part in TABLE_ROWS.items():
+        test_cells = PART_CELLS.get(part, (GATE_CELL,))
+        detail, total = rows[label]
+        assert total == sum(points[c] for c in test_cells), f"{where}: {label} total {total}"
+        if part != "mnist":
+            assert [int(n) for n in re.findall(r"\d+", detail)] == [points[c] for c in test_cells], f"{where}: {label} split {detail}"
+    assert rows["**total**"][1] == sum(points.values()) == 100
+
+
+def test_points_add_up_to_100_and_the_notebook_table_agrees() -> None:
+    intro = _source(_cells(REPO / "source" / classroom.ASSIGNMENT / classroom.NOTEBOOK)[0])
+    check_points_table("the notebook's introduction", intro)
