@@ -10,6 +10,7 @@ from dataclasses import dataclass
 
 import numpy as np
 from mnist_data import MnistDataError, load_mnist, to_vectors
+from threadpoolctl import threadpool_limits
 from nn_checks import check_array, check_shape, fail
 
 from autograder import reference
@@ -23,7 +24,7 @@ class Recipe:
     batch: int = 32
     learning_rates: tuple[float, ...] = (0.15, 0.15, 0.15, 0.15, 0.15, 0.03)  # one per epoch
     threshold: float = 0.97
-    budget_seconds: float = 90.0  # a vectorised solution trains in about 6 s on 2 cores
+    budget_seconds: float = 90.0  # CPU seconds of training; a vectorised solution needs about 8
 
 
 RECIPE = Recipe()
@@ -46,7 +47,7 @@ def train_and_evaluate(MLP: type, data, recipe: Recipe = RECIPE) -> tuple[float,
     _reinitialise(params, rng)
     n = len(x_train)
     total_steps = len(recipe.learning_rates) * math.ceil(n / recipe.batch)
-    start = time.perf_counter()
+    start, cpu_start = time.perf_counter(), time.process_time()
     step = 0
     for lr in recipe.learning_rates:
         order = rng.permutation(n)
@@ -63,14 +64,14 @@ def train_and_evaluate(MLP: type, data, recipe: Recipe = RECIPE) -> tuple[float,
                          "MLP.backward must call fc2.backward, relu.backward and fc1.backward")
                 p -= lr * p.grad
             step += 1
-            if step % 250 == 0:
+            if step in (10, 50) or step % 250 == 0:
                 check_array(f"MNIST training: the logits after {step} SGD steps", np.asarray(logits),
                             "training diverged; a gradient is wrong (check the gradient tests above)")
-                elapsed = time.perf_counter() - start
+                elapsed = time.process_time() - cpu_start  # CPU time: other load on the machine does not count
                 projected = elapsed * total_steps / step
                 if projected > recipe.budget_seconds:
-                    fail("MNIST training speed", f"training to finish within {recipe.budget_seconds:.0f} s",
-                         f"about {projected:.0f} s (measured {elapsed:.1f} s for {step} of {total_steps} steps)", SLOW_HINT)
+                    fail("MNIST training speed", f"training to finish within {recipe.budget_seconds:.0f} CPU seconds",
+                         f"about {projected:.0f} s (measured {elapsed:.1f} CPU seconds for {step} of {total_steps} steps)", SLOW_HINT)
     seconds = time.perf_counter() - start
     predictions = np.concatenate([np.asarray(model(x_test[i:i + 1000])).argmax(axis=1) for i in range(0, len(x_test), 1000)])
     return float(np.mean(predictions == y_test)), seconds
@@ -82,7 +83,9 @@ def check_mnist_accuracy(MLP: type) -> None:
         data = load_mnist()
     except MnistDataError as error:
         raise RuntimeError(f"The grading machine cannot read MNIST (an instructor's problem, not the student's): {error}") from None
-    with time_limit("MNIST training", RECIPE.budget_seconds + 60):
+    # One BLAS thread: the result is the same on every machine and regrade, and a
+    # busy machine (or parallel grading) cannot make a correct solution look slow.
+    with time_limit("MNIST training", RECIPE.budget_seconds + 60), threadpool_limits(limits=1, user_api="blas"):
         accuracy, seconds = train_and_evaluate(MLP, data)
     if not accuracy >= RECIPE.threshold:
         fail(f"MNIST test accuracy after the grader's training ({len(RECIPE.learning_rates)} epochs, {seconds:.1f} s)",

@@ -67,3 +67,10 @@ def test_feedback_and_export_work_for_the_class(graded_class: GradedClass) -> No
     rows = (graded_class.course / "grades.csv").read_text().splitlines()
     assert len(rows) == 1 + len(graded_class.grades)
     print(f"\nautograde of {len(graded_class.grades)} submissions took {graded_class.seconds:.0f} s")
+
+
+def test_slow_solution_fails_the_gate_with_a_message_about_speed(graded_class: GradedClass) -> None:
+    path = graded_class.course / "autograded" / "linear_python_loops" / classroom.ASSIGNMENT / classroom.NOTEBOOK
+    gate = next(c for c in json.loads(path.read_text())["cells"] if c["metadata"].get("nbgrader", {}).get("grade_id") == GATE_CELL)
+    errors = [o for o in gate["outputs"] if o["output_type"] == "error"]
+    assert errors and "MNIST training speed" in errors[0]["evalue"] and "loop" in errors[0]["evalue"], gate["outputs"]

@@ -1,0 +1,62 @@
+"""The demo class: build the release, autograde three sample students, print their grades.
+
+    python -m autograder.demo [--dir demo]
+
+Students: ``alice`` hands in the reference solution, ``bob`` the untouched
+release, ``carol`` the reference with one typical mistake (dW = Gᵀ X). The
+course directory (default ``demo/``, rebuilt each run) keeps the gradebook,
+autograded notebooks and HTML feedback for a look afterwards.
+"""
+from __future__ import annotations
+
+import argparse
+import shutil
+import time
+from pathlib import Path
+
+from autograder import classroom
+from autograder.mistakes import MISTAKES, apply_edits
+
+CAROLS_MISTAKE = next(m for m in MISTAKES if m.name == "linear_dw_transposed")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--dir", type=Path, default=classroom.REPO / "demo", help="course directory to (re)build")
+    course = parser.parse_args().dir.resolve()
+    if course.exists():
+        shutil.rmtree(course)
+
+    print(f"Building the course in {course} (nbgrader generate_assignment, generate_solution) ...", flush=True)
+    classroom.new_course(course)
+    solution = (course / "solutions" / classroom.ASSIGNMENT / classroom.NOTEBOOK).read_text()
+    students = {
+        "alice": ("reference solution", solution),
+        "bob": ("untouched release", (course / "release" / classroom.ASSIGNMENT / classroom.NOTEBOOK).read_text()),
+        "carol": (f"one mistake: {CAROLS_MISTAKE.description}", apply_edits(solution, CAROLS_MISTAKE.edits)),
+    }
+    for student, (_, notebook) in students.items():
+        classroom.submit(course, student, notebook)
+
+    print("Autograding alice, bob and carol (nbgrader autograde; the MNIST gate trains each MLP) ...", flush=True)
+    start = time.perf_counter()
+    classroom.nbgrader(course, "autograde", classroom.ASSIGNMENT, "--force")
+    print(f"  took {time.perf_counter() - start:.0f} s", flush=True)
+    classroom.nbgrader(course, "generate_feedback", classroom.ASSIGNMENT, "--force")
+    classroom.nbgrader(course, "export")
+
+    grades = classroom.cell_grades(course)
+    cells = list(grades["alice"])
+    width = max(map(len, cells))
+    print(f"\n{'test cell':<{width}}  " + "  ".join(f"{s:>6}" for s in students) + "     max")
+    for cell in cells:
+        print(f"{cell:<{width}}  " + "  ".join(f"{grades[s][cell].score:6g}" for s in students) + f"  {grades['alice'][cell].max_score:6g}")
+    print(f"{'total':<{width}}  " + "  ".join(f"{sum(g.score for g in grades[s].values()):6g}" for s in students) + "     100")
+    print()
+    for student, (what, _) in students.items():
+        print(f"{student}: {what}")
+    print(f"\nGrades: {course / 'grades.csv'}\nFeedback: {course / 'feedback'}/<student>/{classroom.ASSIGNMENT}/{classroom.NOTEBOOK[:-6]}.html")
+
+
+if __name__ == "__main__":
+    main()
