@@ -9,8 +9,9 @@ The checks import the assignment's helper modules (``nn_core``, ``nn_checks``,
 on first use: the tooling in this package (``classroom``, ``mistakes``,
 ``demo``) works without them.
 """
+import functools
 import importlib
-from typing import Any
+from typing import Any, Callable
 
 _CHECKS = {
     "check_linear_forward": "linear",
@@ -31,5 +32,24 @@ __all__ = list(_CHECKS)
 
 def __getattr__(name: str) -> Any:
     if name in _CHECKS:
-        return getattr(importlib.import_module(f"autograder.{_CHECKS[name]}"), name)
+        return _short_failures(getattr(importlib.import_module(f"autograder.{_CHECKS[name]}"), name))
     raise AttributeError(f"module 'autograder' has no attribute {name!r}")
+
+
+def _short_failures(check: Callable[[type], None]) -> Callable[[type], None]:
+    """Re-raise a failed check's AssertionError without the grader's frames: feedback shows the message, not our code.
+
+    Errors raised by the student's own code keep their traceback, which points into the student's cell.
+    """
+
+    @functools.wraps(check)
+    def run(student_class: type) -> None:
+        try:
+            check(student_class)
+        except AssertionError as failure:
+            message = str(failure)
+        else:
+            return
+        raise AssertionError(message) from None
+
+    return run

@@ -142,6 +142,11 @@ VARIANTS: tuple[Variant, ...] = (
         Edit("linear", "self.b.grad = grad.sum(axis=0)", 'self.b.grad = np.einsum("bo->o", grad)'),
         Edit("linear", "return grad @ self.W.T", 'return np.einsum("bo,io->bi", grad, self.W)'),
     )),
+    Variant("linear_grads_accumulate", "backward adds to an existing .grad (PyTorch style; zero_grad clears it)", (
+        Edit("linear", "self.W.grad = x.T @ grad\n        self.b.grad = grad.sum(axis=0)",
+             "self.W.grad = x.T @ grad if self.W.grad is None else self.W.grad + x.T @ grad\n"
+             "        self.b.grad = grad.sum(axis=0) if self.b.grad is None else self.b.grad + grad.sum(axis=0)"),
+    )),
     Variant("float64_arithmetic", "every layer and the loss compute in float64", (
         Edit("linear", "return x @ self.W + self.b", "return np.asarray(x, np.float64) @ np.asarray(self.W, np.float64) + self.b"),
         Edit("relu", "return np.maximum(x, 0)", "return np.maximum(np.asarray(x, np.float64), 0.0)"),

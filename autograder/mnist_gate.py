@@ -57,6 +57,8 @@ def train_and_evaluate(MLP: type, data, recipe: Recipe = RECIPE) -> tuple[float,
             if step == 0:
                 check_shape("MLP(784, 256, 10).forward on 32 MNIST images", logits, (len(batch), 10))
             grad = reference.cross_entropy_grad(np.asarray(logits, np.float64), y_train[batch]).astype(np.asarray(logits).dtype)
+            for p in params:  # fresh gradients each step, whether backward sets or accumulates them
+                p.grad = None
             model.backward(grad)
             for p in params:
                 if p.grad is None:
