@@ -62,37 +62,38 @@ def check_linear_forward(Linear: type) -> None:
             check_shape(f"{what} for a new float32 layer", y32, (case.x.shape[0], case.W.shape[1]))
 
 
+_BACKWARD = {  # gradient w.r.t. -> (position in reference.linear_backward, what the student must produce, hint)
+    "x": (0, "dX returned by backward(grad)", "dX = G Wᵀ, of shape (B, D_in); backward must `return` it"),
+    "W": (1, "W.grad after backward(grad)",
+          "dW = Xᵀ G, of the shape of W (D_in, D_out), with X the input of the latest forward; store it in self.W.grad"),
+    "b": (2, "b.grad after backward(grad)",
+          "db = Σ_i G_i: sum G over the batch axis (axis=0) so that db has the shape of b, (D_out,); store it in self.b.grad"),
+}
+
+
+def _check_gradient_wrt(Linear: type, wrt: str) -> None:
+    """One backward result against the reference and finite differences, on every hidden case."""
+    position, produced, hint = _BACKWARD[wrt]
+    with time_limit("Linear.backward"):
+        for case in linear_cases(f"linear_backward_{wrt.lower()}"):
+            layer, dx = _backward(Linear, case)
+            result = {"x": dx, "W": layer.W.grad, "b": layer.b.grad}[wrt]
+            what = f"{_name(case)}: {produced}"
+            check_close(what, result, reference.linear_backward(case.x, case.W, case.g)[position], VALUE_TOLERANCE, hint)
+            check_dtype(what, result, np.float64, KEEP_DTYPE)
+            check_gradient(what, result, _numeric(case, wrt), hint)
+
+
 def check_linear_backward_dx(Linear: type) -> None:
     """backward(G) returns dX = G Wᵀ (shape of x), checked against the reference and finite differences."""
-    with time_limit("Linear.backward"):
-        for case in linear_cases("linear_backward_dx"):
-            dx = _backward(Linear, case)[1]
-            what = f"{_name(case)}: dX returned by backward(grad)"
-            hint = "dX = G Wᵀ, of shape (B, D_in); backward must `return` it"
-            check_close(what, dx, reference.linear_backward(case.x, case.W, case.g)[0], VALUE_TOLERANCE, hint)
-            check_dtype(what, dx, np.float64, KEEP_DTYPE)
-            check_gradient(what, dx, _numeric(case, "x"), hint)
+    _check_gradient_wrt(Linear, "x")
 
 
 def check_linear_backward_dw(Linear: type) -> None:
     """backward(G) sets W.grad = Xᵀ G for the latest input x, checked against the reference and finite differences."""
-    with time_limit("Linear.backward"):
-        for case in linear_cases("linear_backward_dw"):
-            layer = _backward(Linear, case)[0]
-            what = f"{_name(case)}: W.grad after backward(grad)"
-            hint = "dW = Xᵀ G, of the shape of W (D_in, D_out), with X the input of the latest forward; store it in self.W.grad"
-            check_close(what, layer.W.grad, reference.linear_backward(case.x, case.W, case.g)[1], VALUE_TOLERANCE, hint)
-            check_dtype(what, layer.W.grad, np.float64, KEEP_DTYPE)
-            check_gradient(what, layer.W.grad, _numeric(case, "W"), hint)
+    _check_gradient_wrt(Linear, "W")
 
 
 def check_linear_backward_db(Linear: type) -> None:
     """backward(G) sets b.grad = Σ_i G_i (shape (D_out,)), checked against the reference and finite differences."""
-    with time_limit("Linear.backward"):
-        for case in linear_cases("linear_backward_db"):
-            layer = _backward(Linear, case)[0]
-            what = f"{_name(case)}: b.grad after backward(grad)"
-            hint = "db = Σ_i G_i: sum G over the batch axis (axis=0) so that db has the shape of b, (D_out,); store it in self.b.grad"
-            check_close(what, layer.b.grad, reference.linear_backward(case.x, case.W, case.g)[2], VALUE_TOLERANCE, hint)
-            check_dtype(what, layer.b.grad, np.float64, KEEP_DTYPE)
-            check_gradient(what, layer.b.grad, _numeric(case, "b"), hint)
+    _check_gradient_wrt(Linear, "b")
