@@ -23,7 +23,7 @@ def _check_parameters(mlp, d_in: int, hidden: int, classes: int) -> None:
     if [tuple(p.shape) for p in params] != expected:
         fail(what, f"W1, b1, W2, b2 with shapes {expected}", f"shapes {[tuple(p.shape) for p in params]}", GIVEN)
     owners = [mlp.fc1.W, mlp.fc1.b, mlp.fc2.W, mlp.fc2.b]
-    if not all(p is q for p, q in zip(params, owners)):
+    if not all(p is q for p, q in zip(params, owners, strict=True)):
         fail(what, "the Parameter objects fc1.W, fc1.b, fc2.W, fc2.b themselves", "other arrays", GIVEN)
 
 
@@ -84,7 +84,7 @@ def check_mlp_backward(MLP: type) -> None:
             check_unchanged(f"{what}: backward(grad)", given, upstream)
             expected = reference.mlp_backward(x, *(weights[n] for n in NAMES), upstream)
             check_close(f"{what}: dX returned by backward(grad)", dx, expected["x"], VALUE_TOLERANCE, hint)
-            params = dict(zip(NAMES, (mlp.fc1.W, mlp.fc1.b, mlp.fc2.W, mlp.fc2.b)))
+            params = dict(zip(NAMES, (mlp.fc1.W, mlp.fc1.b, mlp.fc2.W, mlp.fc2.b), strict=True))
             for name, p in params.items():
                 check_close(f"{what}: {name}.grad after backward(grad)", p.grad, expected[name], VALUE_TOLERANCE, hint)
             arrays = {"x": x.copy(), **{name: weights[name].copy() for name in NAMES}}

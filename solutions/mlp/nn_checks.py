@@ -109,5 +109,5 @@ def check_module_gradients(module: Any, x: np.ndarray, upstream: np.ndarray, hin
     module.forward(x)
     dx = module.backward(upstream.copy())
     check_gradient(f"{name}.backward(grad), the returned dX", dx, numeric_dx, hint)
-    for i, (p, n) in enumerate(zip(module.parameters(), numeric)):
+    for i, (p, n) in enumerate(zip(module.parameters(), numeric, strict=True)):
         check_gradient(f"{name} parameter {i} of shape {p.shape}: its .grad", p.grad, n, hint)
