@@ -25,6 +25,8 @@ def main() -> None:
     parser.add_argument("--dir", type=Path, default=classroom.REPO / "demo", help="course directory to (re)build")
     course = parser.parse_args().dir.resolve()
     if course.exists():
+        if course in (classroom.REPO, *classroom.REPO.parents) or (course / ".git").exists() or not (course / "gradebook.db").exists():
+            raise SystemExit(f"{course} exists and is not an earlier demo course; choose another --dir (it is deleted and rebuilt).")
         shutil.rmtree(course)
 
     print(f"Building the course in {course} (nbgrader generate_assignment, generate_solution) ...", flush=True)
