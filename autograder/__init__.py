@@ -36,11 +36,12 @@ def __getattr__(name: str) -> Any:
     raise AttributeError(f"module 'autograder' has no attribute {name!r}")
 
 
-def _short_failures(check: Callable[[type], None]) -> Callable[[type], None]:
-    """Re-raise a failed check's AssertionError without the grader's frames: feedback shows the message, not our code.
+class CheckFailed(AssertionError):
+    """A hidden check failed; the message says what was expected, what came, the likely cause and the formula."""
 
-    Errors raised by the student's own code keep their traceback, which points into the student's cell.
-    """
+
+def _short_failures(check: Callable[[type], None]) -> Callable[[type], None]:
+    """Re-raise a failed check as ``CheckFailed``, which the kernel shows as its message alone (no traceback)."""
 
     @functools.wraps(check)
     def run(student_class: type) -> None:
@@ -50,6 +51,29 @@ def _short_failures(check: Callable[[type], None]) -> Callable[[type], None]:
             message = str(failure)
         else:
             return
-        raise AssertionError(message) from None
+        raise CheckFailed(message) from None
 
     return run
+
+
+def _message_only(shell: Any, etype: type, value: BaseException, tb: Any, tb_offset: Any = None) -> list[str]:
+    """IPython handler for ``CheckFailed``: an error output holding the message, without the grader's frames.
+
+    The error output is what makes nbgrader give the cell 0 points, so it must be shown.
+    """
+    stb = [f"\x1b[0;31m{etype.__name__}\x1b[0m: {value}"]
+    shell._showtraceback(etype, value, stb)
+    return stb
+
+
+def _show_failures_as_messages() -> None:
+    try:
+        from IPython import get_ipython
+    except ImportError:  # pragma: no cover - the grading kernel always has IPython
+        return
+    shell = get_ipython()
+    if shell is not None:
+        shell.set_custom_exc((CheckFailed,), _message_only)
+
+
+_show_failures_as_messages()

@@ -16,8 +16,10 @@ class LinearCase:
 
 
 def linear_shapes(rng: np.random.Generator) -> list[tuple[int, int, int]]:
-    """(B, D_in, D_out): one sample, one output unit, and a general case."""
+    """(B, D_in, D_out): a square W first (a transposed W then gives values, not a shape error), one sample, one output unit, a general case."""
+    square = int(rng.integers(3, 7))
     return [
+        (int(rng.integers(3, 8)), square, square),
         (1, int(rng.integers(2, 6)), int(rng.integers(2, 6))),
         (int(rng.integers(3, 8)), int(rng.integers(2, 6)), 1),
         (int(rng.integers(8, 17)), int(rng.integers(5, 12)), int(rng.integers(3, 9))),

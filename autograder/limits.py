@@ -21,7 +21,7 @@ def time_limit(what: str, seconds: float = CHECK_SECONDS) -> Iterator[None]:
     def on_alarm(signum, frame):
         raise CheckTimeout(
             f"{what}: expected to finish within {seconds:g} s, but it was still running.\n"
-            "  This usually means: an endless loop, or a Python loop over every element instead of array operations."
+            "  Likely cause: an endless loop, or a Python loop over every element instead of array operations."
         )
 
     previous = signal.signal(signal.SIGALRM, on_alarm)

@@ -1,11 +1,12 @@
 """Hidden checks of ``Linear``: Y = X W + b, dX = G Wᵀ, dW = Xᵀ G, db = Σ_i G_i."""
 import numpy as np
-from nn_checks import check_array, check_close, check_dtype, check_gradient, check_shape, numerical_gradient
+from nn_checks import FD_TOLERANCE, check_array, check_dtype, check_shape, check_unchanged, numerical_gradient
 from nn_core import Parameter
+from nn_diagnosis import LINEAR_DB, LINEAR_DW, LINEAR_DX, LINEAR_FORWARD, Quantity
 
 from autograder import reference
 from autograder.cases import LinearCase, linear_cases
-from autograder.common import VALUE_TOLERANCE, check_unchanged
+from autograder.common import VALUE_TOLERANCE, run_student
 from autograder.limits import time_limit
 
 KEEP_DTYPE = "a cast (astype, np.float32, ...) changed the precision; keep the dtype of x and of the parameters"
@@ -14,7 +15,7 @@ KEEP_DTYPE = "a cast (astype, np.float32, ...) changed the precision; keep the d
 def _layer(Linear: type, case: LinearCase, dtype=np.float64):
     """A student ``Linear`` whose parameters hold the case's values."""
     d_in, d_out = case.W.shape
-    layer = Linear(d_in, d_out)
+    layer = run_student(f"Linear({d_in}, {d_out})", Linear, d_in, d_out)
     given = "Linear.__init__ is given code: keep W of shape (in_features, out_features) and b of shape (out_features,)"
     check_shape(f"Linear({d_in}, {d_out}).W", layer.W, (d_in, d_out), given)
     check_shape(f"Linear({d_in}, {d_out}).b", layer.b, (d_out,), given)
@@ -27,13 +28,58 @@ def _name(case: LinearCase) -> str:
     return f"Linear({case.W.shape[0]}, {case.W.shape[1]}) with x of shape {case.x.shape}"
 
 
-def _backward(Linear: type, case: LinearCase):
-    """forward(stale x), forward(x), backward(G): backward must use the latest input and leave G alone."""
+def _inputs(case: LinearCase) -> dict[str, np.ndarray]:
+    """What a diagnosis may compute wrong answers from."""
+    return {"x": case.x, "x_stale": case.x_stale, "W": case.W, "b": case.b, "g": case.g}
+
+
+def check_linear_forward(Linear: type) -> None:
+    """Values, shape and dtype of Y = X W + b; x is not modified; float32 layers work too."""
+    with time_limit("Linear.forward"):
+        for case in linear_cases("linear_forward"):
+            layer = _layer(Linear, case)
+            x = case.x.copy()
+            what = f"{_name(case)}: forward(x)"
+            y = run_student(what, layer, x, formula=LINEAR_FORWARD.formula)
+            LINEAR_FORWARD.check(what, y, reference.linear_forward(case.x, case.W, case.b), VALUE_TOLERANCE, **_inputs(case))
+            check_dtype(f"{what} for float64 x, W, b", y, np.float64, KEEP_DTYPE)
+            check_unchanged(what, x, case.x)
+            fresh = run_student(f"Linear{case.W.shape}", Linear, *case.W.shape)
+            y32 = run_student(f"{what} for a new float32 layer", fresh, case.x.astype(np.float32))
+            check_array(f"{what} for a new float32 layer", y32)
+            check_shape(f"{what} for a new float32 layer", y32, (case.x.shape[0], case.W.shape[1]))
+
+
+_BACKWARD: dict[str, tuple[int, str, Quantity]] = {  # gradient w.r.t. -> (position in reference.linear_backward, what the student produces, quantity)
+    "x": (0, "dX returned by backward(grad)", LINEAR_DX),
+    "W": (1, "W.grad after backward(grad)", LINEAR_DW),
+    "b": (2, "b.grad after backward(grad)", LINEAR_DB),
+}
+
+
+def _backward(Linear: type, case: LinearCase, wrt: str):
+    """forward(stale x), forward(x), backward(G): backward must use the latest input and leave G alone.
+
+    One slip costs only its own cell: a forward that raised after saving its input, and (for W.grad
+    and b.grad) a backward that stored the gradient and then raised, still get the gradient checked.
+    """
+    quantity = _BACKWARD[wrt][2]
     layer = _layer(Linear, case)
-    layer(case.x_stale.copy())
-    layer(case.x.copy())
+    forward_failure = None
+    for x in (case.x_stale, case.x):
+        try:  # forward has its own cell: a forward that saved its input and then raised still lets backward be checked
+            run_student(f"{_name(case)}: forward(x)", layer, x.copy(), formula=LINEAR_FORWARD.formula)
+        except AssertionError as failure:
+            forward_failure = failure
     g = case.g.copy()
-    dx = layer.backward(g)
+    try:
+        dx = run_student(f"{_name(case)}: backward(grad)", layer.backward, g, formula=quantity.formula)
+    except AssertionError:
+        if forward_failure is not None:
+            raise forward_failure from None
+        if wrt == "x" or getattr(layer, wrt).grad is None:
+            raise
+        dx = None
     check_unchanged(f"{_name(case)}: backward(grad)", g, case.g)
     return layer, dx
 
@@ -44,44 +90,17 @@ def _numeric(case: LinearCase, wrt: str) -> np.ndarray:
     return numerical_gradient(lambda: np.sum(reference.linear_forward(arrays["x"], arrays["W"], arrays["b"]) * case.g), arrays[wrt])
 
 
-def check_linear_forward(Linear: type) -> None:
-    """Values, shape and dtype of Y = X W + b; x is not modified; float32 layers work too."""
-    with time_limit("Linear.forward"):
-        for case in linear_cases("linear_forward"):
-            layer = _layer(Linear, case)
-            x = case.x.copy()
-            what = f"{_name(case)}: forward(x)"
-            y = layer(x)
-            check_close(what, y, reference.linear_forward(case.x, case.W, case.b), VALUE_TOLERANCE,
-                        "Y = X W + b: X (B, D_in) @ W (D_in, D_out), then b added to every row")
-            check_dtype(f"{what} for float64 x, W, b", y, np.float64, KEEP_DTYPE)
-            check_unchanged(what, x, case.x)
-            fresh = Linear(*case.W.shape)
-            y32 = fresh(case.x.astype(np.float32))
-            check_array(f"{what} for a new float32 layer", y32)
-            check_shape(f"{what} for a new float32 layer", y32, (case.x.shape[0], case.W.shape[1]))
-
-
-_BACKWARD = {  # gradient w.r.t. -> (position in reference.linear_backward, what the student must produce, hint)
-    "x": (0, "dX returned by backward(grad)", "dX = G Wᵀ, of shape (B, D_in); backward must `return` it"),
-    "W": (1, "W.grad after backward(grad)",
-          "dW = Xᵀ G, of the shape of W (D_in, D_out), with X the input of the latest forward; store it in self.W.grad"),
-    "b": (2, "b.grad after backward(grad)",
-          "db = Σ_i G_i: sum G over the batch axis (axis=0) so that db has the shape of b, (D_out,); store it in self.b.grad"),
-}
-
-
 def _check_gradient_wrt(Linear: type, wrt: str) -> None:
     """One backward result against the reference and finite differences, on every hidden case."""
-    position, produced, hint = _BACKWARD[wrt]
+    position, produced, quantity = _BACKWARD[wrt]
     with time_limit("Linear.backward"):
         for case in linear_cases(f"linear_backward_{wrt.lower()}"):
-            layer, dx = _backward(Linear, case)
+            layer, dx = _backward(Linear, case, wrt)
             result = {"x": dx, "W": layer.W.grad, "b": layer.b.grad}[wrt]
             what = f"{_name(case)}: {produced}"
-            check_close(what, result, reference.linear_backward(case.x, case.W, case.g)[position], VALUE_TOLERANCE, hint)
+            quantity.check(what, result, reference.linear_backward(case.x, case.W, case.g)[position], VALUE_TOLERANCE, **_inputs(case))
             check_dtype(what, result, np.float64, KEEP_DTYPE)
-            check_gradient(what, result, _numeric(case, wrt), hint)
+            quantity.check(f"{what} (finite-difference check)", result, _numeric(case, wrt), FD_TOLERANCE, **_inputs(case))
 
 
 def check_linear_backward_dx(Linear: type) -> None:

@@ -1,15 +1,15 @@
 """Hidden checks of ``CrossEntropyLoss``: mean −log softmax(Z)[y], dZ = (softmax(Z) − onehot(y)) / B."""
 import numpy as np
-from nn_checks import check_close, check_gradient, fail, numerical_gradient
+from nn_checks import FD_TOLERANCE, check_unchanged, fail, numerical_gradient
+from nn_diagnosis import CROSS_ENTROPY, CROSS_ENTROPY_GRAD
 
 from autograder import reference
 from autograder.cases import classification_cases
-from autograder.common import VALUE_TOLERANCE, check_unchanged
+from autograder.common import VALUE_TOLERANCE, run_student
 from autograder.limits import time_limit
 from autograder.secret import rng_for
 
-FORWARD_HINT = "L = −(1/B) Σ_i log softmax(Z_i)[y_i]: subtract each row's max before exp, and average over the batch"
-BACKWARD_HINT = "dZ = (softmax(Z) − onehot(y)) / B, softmax over each row (axis=1), from the Z and y of the latest forward"
+TARGET_ERRORS = ((IndexError, "", "the targets index the wrong axis: y holds one class index per row, so pick entries with [np.arange(B), y]"),)
 
 
 def _huge_logits(check: str) -> tuple[np.ndarray, np.ndarray]:
@@ -22,8 +22,12 @@ def _huge_logits(check: str) -> tuple[np.ndarray, np.ndarray]:
 def _scalar(what: str, loss) -> np.ndarray:
     if np.ndim(loss) != 0 or not np.issubdtype(np.asarray(loss).dtype, np.floating):
         fail(what, "one floating-point number (the mean loss)", f"{type(loss).__name__} of shape {np.shape(loss)}",
-             "return the mean over the batch, e.g. `losses.mean()`, not the per-sample losses")
+             "the per-sample losses are returned instead of their mean over the batch, e.g. `losses.mean()`")
     return np.asarray(loss, dtype=np.float64)
+
+
+def _name(call: str, logits: np.ndarray) -> str:
+    return f"CrossEntropyLoss().{call} for logits of shape {logits.shape} (largest |logit| {np.abs(logits).max():.4g})"
 
 
 def check_cross_entropy_forward(CrossEntropyLoss: type) -> None:
@@ -31,10 +35,10 @@ def check_cross_entropy_forward(CrossEntropyLoss: type) -> None:
     with time_limit("CrossEntropyLoss.forward"):
         cases = classification_cases("ce_forward") + [_huge_logits("ce_forward_huge")]
         for logits, targets in cases:
-            what = f"CrossEntropyLoss().forward(logits, targets) for logits of shape {logits.shape} (largest |logit| {np.abs(logits).max():.4g})"
+            what = _name("forward(logits, targets)", logits)
             z, y = logits.copy(), targets.copy()
-            loss = _scalar(what, CrossEntropyLoss()(z, y))
-            check_close(what, loss, np.asarray(reference.cross_entropy(logits, targets)), VALUE_TOLERANCE, FORWARD_HINT)
+            loss = _scalar(what, run_student(what, CrossEntropyLoss(), z, y, causes=TARGET_ERRORS, formula=CROSS_ENTROPY.formula))
+            CROSS_ENTROPY.check(what, loss, reference.cross_entropy(logits, targets), VALUE_TOLERANCE, z=logits, y=targets)
             check_unchanged(what, z, logits)
 
 
@@ -44,14 +48,15 @@ def check_cross_entropy_backward(CrossEntropyLoss: type) -> None:
     with time_limit("CrossEntropyLoss.backward"):
         cases = classification_cases("ce_backward") + [_huge_logits("ce_backward_huge")]
         for k, (logits, targets) in enumerate(cases):
-            what = f"CrossEntropyLoss().backward() for logits of shape {logits.shape} (largest |logit| {np.abs(logits).max():.4g})"
+            what = _name("backward()", logits)
             loss_fn = CrossEntropyLoss()
-            loss_fn(rng.standard_normal(logits.shape), rng.integers(0, logits.shape[1], size=logits.shape[0]))
-            z, y = logits.copy(), targets.copy()
-            loss_fn(z, y)
-            dz = loss_fn.backward()
-            check_close(what, dz, reference.cross_entropy_grad(logits, targets), VALUE_TOLERANCE, BACKWARD_HINT)
+            stale = rng.standard_normal(logits.shape), rng.integers(0, logits.shape[1], size=logits.shape[0])
+            forward = _name("forward(logits, targets)", logits)
+            for z, y in (stale, (logits.copy(), targets.copy())):
+                run_student(forward, loss_fn, z, y, causes=TARGET_ERRORS, formula=CROSS_ENTROPY.formula)
+            dz = run_student(what, loss_fn.backward, causes=TARGET_ERRORS, formula=CROSS_ENTROPY_GRAD.formula)
+            CROSS_ENTROPY_GRAD.check(what, dz, reference.cross_entropy_grad(logits, targets), VALUE_TOLERANCE, z=logits, y=targets)
             if k < len(cases) - 1:  # finite differences are meaningless where softmax saturates
                 z_fd = logits.copy()
                 numeric = numerical_gradient(lambda: reference.cross_entropy(z_fd, targets), z_fd)
-                check_gradient(what, dz, numeric, BACKWARD_HINT)
+                CROSS_ENTROPY_GRAD.check(f"{what} (finite-difference check)", dz, numeric, FD_TOLERANCE, z=logits, y=targets)

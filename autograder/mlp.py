@@ -2,12 +2,14 @@
 
 The student's MLP gets reference layers swapped in, so these checks test the
 MLP's own code; a bug in the student's Linear or ReLU costs points there, not here.
+The layers record the order in which the MLP calls them, for the diagnosis.
 """
 import numpy as np
-from nn_checks import check_close, check_gradient, check_shape, fail, numerical_gradient
+from nn_checks import FD_TOLERANCE, check_shape, check_unchanged, numerical_gradient
+from nn_diagnosis import MLP_BACKWARD, MLP_FORWARD, call_order_cause, check_parameters, record_calls, run_recorded
 
 from autograder import reference
-from autograder.common import VALUE_TOLERANCE, check_unchanged
+from autograder.common import GRADER_FILES, VALUE_TOLERANCE, run_student
 from autograder.limits import time_limit
 from autograder.reference_modules import ReferenceLinear, ReferenceReLU
 from autograder.secret import rng_for
@@ -16,23 +18,14 @@ NAMES = ("W1", "b1", "W2", "b2")
 GIVEN = "MLP.__init__ is given code: keep fc1 = Linear(input_dim, hidden_dim), relu = ReLU(), fc2 = Linear(hidden_dim, num_classes)"
 
 
-def _check_parameters(mlp, d_in: int, hidden: int, classes: int) -> None:
-    params = list(mlp.parameters())
-    expected = [(d_in, hidden), (hidden,), (hidden, classes), (classes,)]
-    what = f"list(MLP({d_in}, {hidden}, {classes}).parameters())"
-    if [tuple(p.shape) for p in params] != expected:
-        fail(what, f"W1, b1, W2, b2 with shapes {expected}", f"shapes {[tuple(p.shape) for p in params]}", GIVEN)
-    owners = [mlp.fc1.W, mlp.fc1.b, mlp.fc2.W, mlp.fc2.b]
-    if not all(p is q for p, q in zip(params, owners, strict=True)):
-        fail(what, "the Parameter objects fc1.W, fc1.b, fc2.W, fc2.b themselves", "other arrays", GIVEN)
-
-
 def _with_reference_layers(MLP: type, weights: dict[str, np.ndarray]):
+    """The student's MLP with reference layers holding ``weights``, and the list their calls are recorded in."""
     W1, b1, W2, b2 = (weights[n] for n in NAMES)
-    mlp = MLP(W1.shape[0], W1.shape[1], W2.shape[1])
-    _check_parameters(mlp, W1.shape[0], W1.shape[1], W2.shape[1])
+    mlp = run_student(f"MLP{(W1.shape[0], W1.shape[1], W2.shape[1])}", MLP, W1.shape[0], W1.shape[1], W2.shape[1])
+    what = f"list(MLP{(W1.shape[0], W1.shape[1], W2.shape[1])}.parameters())"
+    check_parameters(what, list(run_student(what, mlp.parameters)), NAMES, [mlp.fc1.W, mlp.fc1.b, mlp.fc2.W, mlp.fc2.b])
     mlp.fc1, mlp.relu, mlp.fc2 = ReferenceLinear(W1, b1), ReferenceReLU(), ReferenceLinear(W2, b2)
-    return mlp
+    return mlp, record_calls(mlp)
 
 
 def _weights(rng: np.random.Generator, d_in: int, hidden: int, classes: int) -> dict[str, np.ndarray]:
@@ -46,13 +39,13 @@ def check_mlp_forward(MLP: type) -> None:
     with time_limit("MLP.forward"):
         for batch, d_in, hidden, classes in [(1, 4, 6, 3), (int(rng.integers(3, 9)), 5, 7, 1), (int(rng.integers(9, 17)), 8, 10, 4)]:
             weights = _weights(rng, d_in, hidden, classes)
-            mlp = _with_reference_layers(MLP, weights)
+            mlp, calls = _with_reference_layers(MLP, weights)
             x = rng.standard_normal((batch, d_in))
             given = x.copy()
             what = f"MLP({d_in}, {hidden}, {classes}).forward(x) for x of shape {x.shape}"
-            logits = mlp(given)
-            check_close(what, logits, reference.mlp_forward(x, *(weights[n] for n in NAMES)), VALUE_TOLERANCE,
-                        "logits = fc2(relu(fc1(x))): call the three layers in this order and return the last output")
+            logits = run_recorded(what, mlp, calls, "forward", given, formula=MLP_FORWARD.formula, skip=(GRADER_FILES,))
+            MLP_FORWARD.check(what, logits, reference.mlp_forward(x, *(weights[n] for n in NAMES)), VALUE_TOLERANCE,
+                              cause=call_order_cause(calls, "forward"), x=x, **weights)
             check_unchanged(what, given, x)
 
 
@@ -69,29 +62,32 @@ def _margin_inputs(rng: np.random.Generator, d_in: int, hidden: int, classes: in
 def check_mlp_backward(MLP: type) -> None:
     """backward(dLogits) returns dX and fills every parameter's .grad; finite differences of MLP + cross-entropy."""
     rng = rng_for("mlp_backward")
-    hint = "backward runs in reverse order: grad = fc2.backward(grad); grad = relu.backward(grad); return fc1.backward(grad)"
     with time_limit("MLP.backward"):
         for batch, d_in, hidden, classes in [(1, 3, 5, 4), (int(rng.integers(4, 9)), 6, 8, 3)]:
             weights, x = _margin_inputs(rng, d_in, hidden, classes, batch)
             targets = rng.integers(0, classes, size=batch)
-            mlp = _with_reference_layers(MLP, weights)
+            mlp, calls = _with_reference_layers(MLP, weights)
             what = f"MLP({d_in}, {hidden}, {classes}) with x of shape {x.shape}"
-            logits = mlp(x.copy())
+            logits = run_recorded(f"{what}: forward(x)", mlp, calls, "forward", x.copy(), formula=MLP_FORWARD.formula, skip=(GRADER_FILES,))
             check_shape(f"{what}: forward(x)", logits, (batch, classes))
             upstream = reference.cross_entropy_grad(np.asarray(logits), targets)
             given = upstream.copy()
-            dx = mlp.backward(given)
+            dx = run_recorded(f"{what}: backward(grad)", mlp.backward, calls, "backward", given, formula=MLP_BACKWARD.formula, skip=(GRADER_FILES,))
             check_unchanged(f"{what}: backward(grad)", given, upstream)
             expected = reference.mlp_backward(x, *(weights[n] for n in NAMES), upstream)
-            check_close(f"{what}: dX returned by backward(grad)", dx, expected["x"], VALUE_TOLERANCE, hint)
+            order = call_order_cause(calls, "backward")
+            inputs = {"x": x, "g": upstream, **weights}
+            MLP_BACKWARD.check(f"{what}: dX returned by backward(grad)", dx, expected["x"], VALUE_TOLERANCE, cause=order, **inputs)
             params = dict(zip(NAMES, (mlp.fc1.W, mlp.fc1.b, mlp.fc2.W, mlp.fc2.b), strict=True))
             for name, p in params.items():
-                check_close(f"{what}: {name}.grad after backward(grad)", p.grad, expected[name], VALUE_TOLERANCE, hint)
+                MLP_BACKWARD.check(f"{what}: {name}.grad after backward(grad)", p.grad, expected[name], VALUE_TOLERANCE, cause=order)
             arrays = {"x": x.copy(), **{name: weights[name].copy() for name in NAMES}}
 
             def loss() -> float:
                 return reference.cross_entropy(reference.mlp_forward(*(arrays[n] for n in ("x", *NAMES))), targets)
 
-            check_gradient(f"{what}: dX of cross-entropy(MLP(x))", dx, numerical_gradient(loss, arrays["x"]), hint)
+            MLP_BACKWARD.check(f"{what}: dX of cross-entropy(MLP(x)) (finite-difference check)", dx, numerical_gradient(loss, arrays["x"]),
+                               FD_TOLERANCE, cause=order, **inputs)
             for name, p in params.items():
-                check_gradient(f"{what}: {name}.grad of cross-entropy(MLP(x))", p.grad, numerical_gradient(loss, arrays[name]), hint)
+                MLP_BACKWARD.check(f"{what}: {name}.grad of cross-entropy(MLP(x)) (finite-difference check)", p.grad,
+                                   numerical_gradient(loss, arrays[name]), FD_TOLERANCE, cause=order)

@@ -6,15 +6,18 @@ loss and optimiser belong to the grader, so only the student's ``MLP``,
 """
 import math
 import time
+import warnings
 from dataclasses import dataclass
 
 import numpy as np
 from mnist_data import MnistDataError, load_mnist, to_vectors
 from threadpoolctl import threadpool_limits
 from nn_checks import check_array, check_shape, fail
+from nn_diagnosis import explain, explain_error
 
 from autograder import reference
-from autograder.limits import time_limit
+from autograder.common import GRADER_FILES
+from autograder.limits import CheckTimeout, time_limit
 from autograder.secret import rng_for
 
 
@@ -28,6 +31,7 @@ class Recipe:
 
 
 RECIPE = Recipe()
+AFTER_CHECKS = "the gate trains your MLP, Linear and ReLU: make their checks above pass first"
 SLOW_HINT = "a Python loop over samples or entries in forward/backward; use matrix products (x @ W) on the whole batch"
 
 
@@ -88,9 +92,16 @@ def check_mnist_accuracy(MLP: type) -> None:
     # One BLAS thread: the result is the same on every machine and regrade, and a
     # busy machine (or parallel grading) cannot make a correct solution look slow.
     with time_limit("MNIST training", RECIPE.budget_seconds + 60), threadpool_limits(limits=1, user_api="blas"):
-        accuracy, seconds = train_and_evaluate(MLP, data)
+        try:
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore", RuntimeWarning)
+                accuracy, seconds = train_and_evaluate(MLP, data)
+        except (AssertionError, CheckTimeout):
+            raise
+        except Exception as error:
+            raise AssertionError(explain_error("MNIST training", error, formula=AFTER_CHECKS, skip=(GRADER_FILES,))) from None
     if not accuracy >= RECIPE.threshold:
-        fail(f"MNIST test accuracy after the grader's training ({len(RECIPE.learning_rates)} epochs, {seconds:.1f} s)",
-             f"at least {RECIPE.threshold:.2%} (a correct MLP reaches about 98%)", f"{accuracy:.2%}",
-             "a gradient is slightly wrong or the model does not learn; make the gradient checks above pass first")
+        message = (f"MNIST test accuracy after the grader's training ({len(RECIPE.learning_rates)} epochs, {seconds:.1f} s): "
+                   f"expected at least {RECIPE.threshold:.2%} (a correct MLP reaches about 98%), got {accuracy:.2%}.")
+        raise AssertionError(explain(message, "a gradient is slightly wrong or the model does not learn", AFTER_CHECKS))
     print(f"MNIST: {accuracy:.2%} test accuracy after {seconds:.1f} s of training (required {RECIPE.threshold:.0%}).")

@@ -12,8 +12,13 @@ SECRET_ENV = "MLP_GRADER_SECRET"
 _DEFAULT_SECRET = "1ae287373328993a4b3c76daec8bbe62"
 
 
+def current() -> str:
+    """The secret in use: ``MLP_GRADER_SECRET`` if set, else the kit's default."""
+    return os.environ.get(SECRET_ENV) or _DEFAULT_SECRET
+
+
 def rng_for(check: str) -> np.random.Generator:
     """A generator seeded by the secret and the check's name (stable across runs)."""
-    secret = os.environ.get(SECRET_ENV) or _DEFAULT_SECRET
+    secret = current()
     digest = hashlib.sha256(f"{secret}:{check}".encode()).digest()
     return np.random.default_rng(int.from_bytes(digest[:16], "little"))

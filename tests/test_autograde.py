@@ -2,14 +2,36 @@
 from __future__ import annotations
 
 import json
+import re
 
 import pytest
 from conftest import REFERENCE, UNTOUCHED, GradedClass
 
-from autograder import classroom
+from autograder import classroom, secret
 from autograder.mistakes import GATE_CELL, MISTAKES, PART_CELLS, VARIANTS, Mistake, cells_a_part_may_cost
 
 ALL_TEST_CELLS = {cell for cells in PART_CELLS.values() for cell in cells} | {GATE_CELL}
+
+
+def _test_cells(graded: GradedClass, student: str) -> dict[str, dict]:
+    """Hidden test cells of the student's autograded notebook, by grade_id."""
+    path = graded.course / "autograded" / student / classroom.ASSIGNMENT / classroom.NOTEBOOK
+    cells = json.loads(path.read_text())["cells"]
+    return {c["metadata"]["nbgrader"]["grade_id"]: c for c in cells if c.get("metadata", {}).get("nbgrader", {}).get("grade")}
+
+
+def _shown(cell: dict) -> str:
+    """Everything a cell's outputs show (ANSI colours removed)."""
+    parts = []
+    for output in cell.get("outputs", []):
+        parts += [output.get("text", ""), output.get("evalue", ""), *output.get("traceback", [])]
+        parts += [str(v) for v in output.get("data", {}).values()]
+    return re.sub(r"\x1b\[[0-9;]*m", "", "\n".join("".join(p) if isinstance(p, list) else p for p in parts))
+
+
+def _cause_named(graded: GradedClass, mistake: Mistake) -> bool:
+    cells = _test_cells(graded, mistake.name)
+    return all(mistake.cause in _shown(cells[cell]) for cell in mistake.must_lose)
 
 
 def _lost(graded: GradedClass, student: str) -> dict[str, float]:
@@ -25,11 +47,9 @@ def test_reference_solution_earns_full_marks_on_every_cell(graded_class: GradedC
 
 
 def test_reference_hidden_cells_write_nothing_to_stderr(graded_class: GradedClass) -> None:
-    path = graded_class.course / "autograded" / REFERENCE / classroom.ASSIGNMENT / classroom.NOTEBOOK
-    for cell in json.loads(path.read_text())["cells"]:
-        if cell.get("metadata", {}).get("nbgrader", {}).get("grade"):
-            streams = [o for o in cell.get("outputs", []) if o.get("name") == "stderr" or o["output_type"] in ("error", "execute_result")]
-            assert streams == [], f"{cell['metadata']['nbgrader']['grade_id']}: {streams}"
+    for grade_id, cell in _test_cells(graded_class, REFERENCE).items():
+        streams = [o for o in cell.get("outputs", []) if o.get("name") == "stderr" or o["output_type"] in ("error", "execute_result")]
+        assert streams == [], f"{grade_id}: {streams}"
 
 
 def test_untouched_release_scores_zero_on_every_cell(graded_class: GradedClass) -> None:
@@ -47,9 +67,35 @@ def test_mistake_loses_points_on_its_own_part_only(graded_class: GradedClass, mi
     assert not unrelated, f"{mistake.name} ({mistake.description}) lost points on unrelated cells {sorted(unrelated)}"
 
 
+@pytest.mark.parametrize("mistake", MISTAKES, ids=lambda m: m.name)
+def test_failure_message_names_the_mistakes_cause(graded_class: GradedClass, mistake: Mistake) -> None:
+    cells = _test_cells(graded_class, mistake.name)
+    for cell in mistake.must_lose:
+        assert mistake.cause in _shown(cells[cell]), f"{mistake.name}: {cell} does not name {mistake.cause!r}; it shows:\n{_shown(cells[cell])}"
+
+
+def test_diagnosis_names_the_cause_of_at_least_90_percent_of_the_catalogue(graded_class: GradedClass) -> None:
+    named = [m.name for m in MISTAKES if _cause_named(graded_class, m)]
+    print(f"\ncause named for {len(named)} of {len(MISTAKES)} catalogued mistakes")
+    for m in MISTAKES:
+        lost = _lost(graded_class, m.name)
+        print(f"  {m.name}: lost {sum(lost.values()):g} ({', '.join(f'{c} {p:g}' for c, p in sorted(lost.items()))}); cause named: {m.name in named}")
+    assert len(MISTAKES) >= 30 and len(named) >= 0.9 * len(MISTAKES)
+
+
+@pytest.mark.parametrize("mistake", MISTAKES, ids=lambda m: m.name)
+def test_failed_checks_show_their_message_without_a_traceback(graded_class: GradedClass, mistake: Mistake) -> None:
+    for grade_id, cell in _test_cells(graded_class, mistake.name).items():
+        for error in (o for o in cell.get("outputs", []) if o["output_type"] == "error"):
+            assert error["ename"] == "CheckFailed" and len(error["traceback"]) == 1, f"{mistake.name} {grade_id}: {error}"
+            assert "File " not in error["traceback"][0] and "autograder" not in error["traceback"][0]
+
+
 @pytest.mark.parametrize("variant", VARIANTS, ids=lambda v: v.name)
-def test_correct_variant_earns_full_marks(graded_class: GradedClass, variant) -> None:
+def test_correct_variant_earns_full_marks_without_a_diagnosis(graded_class: GradedClass, variant) -> None:
     assert _lost(graded_class, variant.name) == {}, f"{variant.name} ({variant.description}) is correct but lost points"
+    shown = {grade_id: _shown(cell) for grade_id, cell in _test_cells(graded_class, variant.name).items()}
+    assert not any("Likely cause" in text for text in shown.values()), shown
 
 
 def test_regrading_gives_the_same_result(graded_class: GradedClass) -> None:
@@ -62,7 +108,8 @@ def test_feedback_and_export_work_for_the_class(graded_class: GradedClass) -> No
     classroom.nbgrader(graded_class.course, "generate_feedback", classroom.ASSIGNMENT, "--force")
     feedback = graded_class.course / "feedback" / MISTAKES[0].name / classroom.ASSIGNMENT
     html = next(feedback.glob("*.html")).read_text()
-    assert "W.grad" in html  # the failed check's message reaches the student
+    assert MISTAKES[0].cause in html and "The formula: dW = X" in html  # the diagnosis reaches the student
+    assert "Traceback (most recent call last)" not in html and "autograder/" not in html and secret.current() not in html
     classroom.nbgrader(graded_class.course, "export")
     rows = (graded_class.course / "grades.csv").read_text().splitlines()
     assert len(rows) == 1 + len(graded_class.grades)

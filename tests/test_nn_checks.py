@@ -19,7 +19,7 @@ def test_check_close_names_expected_value_actual_value_and_index() -> None:
     with pytest.raises(AssertionError) as error:
         check_close("thing", actual, expected, hint="the cause")
     message = str(error.value)
-    assert "thing: expected 3 at index (1, 0)" in message and "got 5" in message and "This usually means: the cause" in message
+    assert "thing: expected 3 at index (1, 0)" in message and "got 5" in message and "Likely cause: the cause" in message
 
 
 @pytest.mark.parametrize(

@@ -21,7 +21,7 @@ def fail(what: str, expected: str, got: str, hint: str = "") -> None:
     """Raise an AssertionError that says what was expected, what came, and the usual cause."""
     message = f"{what}: expected {expected}, got {got}."
     if hint:
-        message += f"\n  This usually means: {hint}"
+        message += f"\n  Likely cause: {hint}"
     raise AssertionError(message)
 
 
@@ -94,10 +94,25 @@ def check_gradient(what: str, analytic: Any, numeric: np.ndarray, hint: str = ""
     check_close(f"{what} (finite-difference check)", analytic, numeric, FD_TOLERANCE, hint)
 
 
-def check_module_gradients(module: Any, x: np.ndarray, upstream: np.ndarray, hint: str = "") -> None:
+def check_unchanged(what: str, after: np.ndarray, before: np.ndarray) -> None:
+    """Assert that the array a method was given came back unmodified (``before`` is a copy taken earlier)."""
+    after = np.asarray(after)
+    if after.shape == before.shape and np.array_equal(after, before):
+        return
+    if after.shape != before.shape:
+        fail(what, f"the array it was given to keep its shape {before.shape}", f"shape {after.shape}")
+    index = tuple(int(i) for i in np.argwhere(after != before)[0])
+    fail(what, f"the array it was given to stay unchanged ({before[index]:.6g} at index {index})", f"{after[index]:.6g}",
+         "the method changed the array it was given, in place (such as `np.maximum(x, 0, out=x)`, `x[x < 0] = 0` "
+         "or `grad *= mask`); build a new array instead")
+
+
+def check_module_gradients(module: Any, x: np.ndarray, upstream: np.ndarray, quantities: Sequence[Any] = (), **inputs: Any) -> None:
     """Gradient-check ``module.backward`` for L = sum(module(x) * upstream), w.r.t. x and every parameter.
 
     Run it in float64: ``x``, ``upstream`` and the module's parameters should be float64 arrays.
+    ``quantities`` (from ``nn_diagnosis``), for dX and then each parameter, name the likely cause of a
+    wrong gradient; ``inputs`` are passed on to them, with ``x`` and ``g`` (the upstream gradient).
     """
     name = type(module).__name__
 
@@ -105,9 +120,15 @@ def check_module_gradients(module: Any, x: np.ndarray, upstream: np.ndarray, hin
         return float(np.sum(module.forward(x) * upstream))
 
     numeric_dx = numerical_gradient(loss, x)
-    numeric = [numerical_gradient(loss, p) for p in module.parameters()]
+    params = list(module.parameters())
+    numeric = [numerical_gradient(loss, p) for p in params]
     module.forward(x)
     dx = module.backward(upstream.copy())
-    check_gradient(f"{name}.backward(grad), the returned dX", dx, numeric_dx, hint)
-    for i, (p, n) in enumerate(zip(module.parameters(), numeric, strict=True)):
-        check_gradient(f"{name} parameter {i} of shape {p.shape}: its .grad", p.grad, n, hint)
+    results = [("the returned dX", dx, numeric_dx)]
+    results += [(f"parameter {i} of shape {p.shape}: its .grad", p.grad, n) for i, (p, n) in enumerate(zip(params, numeric, strict=True))]
+    for k, (label, analytic, expected) in enumerate(results):
+        what = f"{name}.backward(grad), {label}"
+        if k < len(quantities):
+            quantities[k].check(f"{what} (finite-difference check)", analytic, expected, FD_TOLERANCE, x=x, g=upstream, **inputs)
+        else:
+            check_gradient(what, analytic, expected)

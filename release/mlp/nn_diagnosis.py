@@ -1,0 +1,284 @@
+"""Name the mistake: when a check fails, find the typical mistake that gives exactly what came.
+
+Every quantity the exercises compute is a ``Quantity``: the chapter's formula
+and a list of ``Suspect`` mistakes, each with the wrong answer it produces,
+computed from the expected answer and the check's inputs (``x``, ``W``, ``b``,
+``g`` for the upstream gradient, ``z`` and ``y`` for logits and targets, ...).
+The notebook's public checks and the grader's hidden checks use the same
+catalogue, so a student sees the same message before and after submitting.
+"""
+from __future__ import annotations
+
+import traceback
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Callable, Sequence
+
+import numpy as np
+from nn_checks import check_close, worst_difference
+
+MATCH_TOLERANCE = 1e-4
+"""How close what came must be to a suspect's wrong answer for the suspect to be named."""
+
+
+@dataclass(frozen=True)
+class Suspect:
+    """A typical mistake: ``gives(expected, **inputs)`` is its wrong answer, or ``shows(actual, expected, **inputs)`` spots it."""
+
+    cause: str
+    gives: Callable[..., Any] | None = None
+    shows: Callable[..., bool] | None = None
+
+    def matches(self, actual: np.ndarray, expected: np.ndarray, inputs: dict[str, Any]) -> bool:
+        with np.errstate(all="ignore"):
+            try:  # a suspect that does not apply to these inputs (a missing input, mismatched shapes) is not named
+                if self.shows is not None:
+                    return bool(self.shows(actual, expected, **inputs))
+                wrong = np.asarray(self.gives(expected, **inputs), dtype=np.float64)
+            except Exception:
+                return False
+        if wrong.shape != actual.shape or not np.isfinite(wrong).all() or worst_difference(actual, wrong)[0] > MATCH_TOLERANCE:
+            return False
+        # On some inputs a mistake gives the right answer (the sum equals the mean for B = 1): then it explains nothing.
+        return wrong.shape != expected.shape or worst_difference(wrong, expected)[0] > MATCH_TOLERANCE
+
+
+@dataclass(frozen=True)
+class Quantity:
+    """Something an exercise computes, the chapter's formula for it, and the mistakes we recognise."""
+
+    name: str
+    formula: str
+    suspects: tuple[Suspect, ...] = ()
+
+    def likely_cause(self, actual: Any, expected: Any, **inputs: Any) -> str | None:
+        """The cause of the first suspect whose wrong answer matches ``actual``, or None."""
+        try:
+            actual = np.asarray(actual, dtype=np.float64)
+        except (TypeError, ValueError):
+            return None
+        expected = np.asarray(expected, dtype=np.float64)
+        inputs = {k: np.asarray(v, dtype=np.float64) if isinstance(v, np.ndarray) and v.dtype.kind == "f" else v for k, v in inputs.items()}
+        return next((s.cause for s in self.suspects if s.matches(actual, expected, inputs)), None)
+
+    def check(self, what: str, actual: Any, expected: Any, tolerance: float = 1e-6, cause: str | None = None, **inputs: Any) -> None:
+        """``check_close``; on failure the message also names the likely cause (``cause`` if known, else a suspect's) and the formula."""
+        if isinstance(actual, (float, np.floating)):  # a scalar such as a loss
+            actual = np.asarray(actual)
+        try:
+            check_close(what, actual, np.asarray(expected, dtype=np.float64), tolerance)
+        except AssertionError as failure:
+            message, cause = str(failure), cause or self.likely_cause(actual, expected, **inputs)
+            if cause:  # ours is more specific than check_close's generic guess
+                message = message.split("\n  Likely cause:")[0]
+            raise AssertionError(explain(message, cause, self.formula)) from None
+
+
+def explain(message: str, cause: str | None, formula: str = "") -> str:
+    """A failure message followed by the likely cause (if known) and the formula that fixes it."""
+    lines = [message]
+    if cause:
+        lines.append(f"  Likely cause: {cause}.")
+    if formula:
+        lines.append(f"  The formula: {formula}")
+    return "\n".join(lines)
+
+
+def _batch(e: np.ndarray, **_: Any) -> int:
+    return e.shape[0] if e.ndim else 1
+
+
+LINEAR_FORWARD = Quantity("Y", "Y = X W + b: X (B, D_in) @ W (D_in, D_out), then b added to every row", (
+    Suspect("the bias is not added (Y = X W, without + b)", gives=lambda e, b, **_: e - b),
+    Suspect("W is transposed (Y = X Wᵀ + b); W already has shape (D_in, D_out)", gives=lambda e, x, W, b, **_: x @ W.T + b),
+))
+LINEAR_DX = Quantity("dX", "dX = G Wᵀ, of shape (B, D_in); backward must `return` it", (
+    Suspect("dX = G W: W is not transposed", gives=lambda e, W, g, **_: g @ W),
+    Suspect("dX divided by the batch size (the loss already averages; dX is a plain product)", gives=lambda e, **_: e / _batch(e)),
+))
+LINEAR_DW = Quantity("dW", "dW = Xᵀ G, of the shape of W (D_in, D_out), with X the input of the latest forward; store it in self.W.grad", (
+    Suspect("dW = Gᵀ X: the product is transposed", gives=lambda e, **_: e.T),
+    Suspect("dW divided by the batch size (the loss already averages; dW is a plain sum over the batch)", gives=lambda e, x, **_: e / x.shape[0]),
+    Suspect("dW uses the input of an earlier forward call: forward must save its latest input, `self.ctx[\"x\"] = x`, on every call",
+            gives=lambda e, x_stale, g, **_: x_stale.T @ g),
+))
+LINEAR_DB = Quantity("db", "db = Σ_i G_i: sum G over the batch axis (axis=0), so that db has the shape of b, (D_out,); store it in self.b.grad", (
+    Suspect("db = G, not summed over the batch", gives=lambda e, g, **_: g),
+    Suspect("db has shape (1, D_out): the sum kept the batch axis (keepdims=True); b has shape (D_out,)", gives=lambda e, **_: e[None, :]),
+    Suspect("db summed over the features (axis=1) instead of the batch (axis=0)", gives=lambda e, g, **_: g.sum(axis=1)),
+    Suspect("db averaged over the batch (mean) instead of summed", gives=lambda e, g, **_: e / g.shape[0]),
+    Suspect("db summed over every axis into one number; sum over the batch axis only (axis=0)", gives=lambda e, g, **_: g.sum()),
+))
+RELU_FORWARD = Quantity("ReLU(H)", "ReLU(H) = max(H, 0) elementwise: np.maximum(x, 0), a new array of the shape of x", (
+    Suspect("np.max(x, 0) is a reduction (the largest entry of each column), not the elementwise np.maximum(x, 0)",
+            gives=lambda e, x, **_: np.max(x, 0)),
+    Suspect("the negative part kept instead of the positive part (min instead of max)", gives=lambda e, x, **_: x - e),
+))
+RELU_BACKWARD = Quantity("dX", "dX = G ⊙ 1(H > 0): the mask comes from the input H of the latest forward and is 0 where H ≤ 0", (
+    Suspect("mask 1(H ≥ 0): the gradient at exactly H = 0 must be 0, use `x > 0`", gives=lambda e, x, g, **_: e + g * (x == 0)),
+    Suspect("G multiplied by the output max(H, 0) instead of by the mask 1(H > 0)", gives=lambda e, x, **_: e * x),
+    Suspect("the mask taken from the gradient G instead of from the input H", gives=lambda e, g, **_: g * (g > 0)),
+    Suspect("the mask comes from an earlier forward call: forward must save what backward needs on every call",
+            gives=lambda e, x_stale, g, **_: g * (x_stale > 0)),
+    Suspect("no mask: backward returns G unchanged", gives=lambda e, g, **_: g),
+))
+
+
+def _onehot(y: np.ndarray, classes: int) -> np.ndarray:
+    return np.eye(classes)[np.asarray(y, dtype=np.int64)]
+
+
+def _all_rows_at_targets(y: np.ndarray, classes: int, batch: int) -> np.ndarray:
+    """What `grad[:, y] -= 1` subtracts: 1 in every row, in every column that is some sample's target."""
+    columns = np.zeros(classes)
+    columns[np.asarray(y, dtype=np.int64)] = 1.0
+    return np.tile(columns, (batch, 1))
+
+
+def _softmax_over_batch(z: np.ndarray, shift_rows: bool) -> np.ndarray:
+    """Softmax normalised down each column (the batch axis), after either shift, as the mistake computes it."""
+    shifted = z - (z.max(axis=1, keepdims=True) if shift_rows else z.max(axis=0, keepdims=True))
+    return np.exp(shifted) / np.exp(shifted).sum(axis=0, keepdims=True)
+
+
+def _overflowed(actual: np.ndarray, expected: np.ndarray, z: np.ndarray, **_: Any) -> bool:
+    return not np.isfinite(actual).all() and np.abs(z).max() > 80  # exp(89) overflows float32, exp(710) float64
+
+
+NO_MAX_SHIFT = "softmax without subtracting each row's max first: exp of a large logit overflows to inf, which turns probabilities into NaN or 0"
+OVER_BATCH = "softmax normalised over the batch axis (axis=0) instead of over each row's classes (axis=1)"
+
+CROSS_ENTROPY = Quantity("L", "L = −(1/B) Σ_i log softmax(Z_i)[y_i]: subtract each row's max before exp, and average over the batch", (
+    Suspect(NO_MAX_SHIFT, shows=_overflowed),
+    Suspect("the loss is summed over the batch, not averaged (B times too large)", gives=lambda e, z, **_: e * z.shape[0]),
+    Suspect("the loss has the wrong sign: the minus of −log softmax is missing", gives=lambda e, **_: -e),
+    *(Suspect(OVER_BATCH, gives=lambda e, z, y, s=s, **_: -np.mean(np.log(_softmax_over_batch(z, s))[np.arange(len(y)), y]))
+      for s in (True, False)),
+))
+def _unshifted_grad(e: np.ndarray, z: np.ndarray, y: np.ndarray, **_: Any) -> np.ndarray:
+    """dZ from log-probabilities computed without the max shift: rows whose exp overflowed get probabilities 0."""
+    probs = np.exp(z - np.log(np.exp(z).sum(axis=1, keepdims=True)))
+    return (probs - _onehot(y, z.shape[1])) / z.shape[0]
+
+
+CROSS_ENTROPY_GRAD = Quantity("dZ", "dZ = (softmax(Z) − onehot(y)) / B, softmax over each row (axis=1), from the Z and y of the latest forward", (
+    Suspect(NO_MAX_SHIFT, shows=_overflowed),
+    Suspect(NO_MAX_SHIFT, gives=_unshifted_grad),
+    Suspect("dZ is not divided by B (the loss is a mean over the batch)", gives=lambda e, z, **_: e * z.shape[0]),
+    Suspect("the one-hot subtracted with grad[:, y] (every row, at every target column) instead of grad[np.arange(B), y]",
+            gives=lambda e, z, y, **_: e + (_onehot(y, z.shape[1]) - _all_rows_at_targets(y, z.shape[1], z.shape[0])) / z.shape[0]),
+    Suspect("the one-hot of the targets is not subtracted: dZ = softmax(Z) / B", gives=lambda e, z, y, **_: e + _onehot(y, z.shape[1]) / z.shape[0]),
+    Suspect("dZ has the wrong sign: softmax(Z) − onehot(y), not onehot(y) − softmax(Z)", gives=lambda e, **_: -e),
+    Suspect("dZ computed from the logits instead of their softmax", gives=lambda e, z, y, **_: (z - _onehot(y, z.shape[1])) / z.shape[0]),
+    *(Suspect(OVER_BATCH, gives=lambda e, z, y, s=s, **_: (_softmax_over_batch(z, s) - _onehot(y, z.shape[1])) / z.shape[0])
+      for s in (True, False)),
+))
+SGD_UPDATE = Quantity("θ", "θ ← θ − η ∂L/∂θ for every parameter with a gradient, changing the array itself: `p -= self.lr * p.grad`", (
+    Suspect("the parameter array did not change: `p = p - ...` rebinds the loop variable to a new array; update in place with `p -= ...`",
+            gives=lambda e, start, **_: start),
+    Suspect("the sign is flipped: θ + η ∂L/∂θ climbs the loss (gradient ascent)", gives=lambda e, start, grad, lr, steps, **_: start + steps * lr * grad),
+    Suspect("the learning rate is applied twice (η² ∂L/∂θ)", gives=lambda e, start, grad, lr, steps, **_: start - steps * lr * lr * grad),
+    Suspect("the learning rate is missing (θ − ∂L/∂θ); use self.lr", gives=lambda e, start, grad, steps, **_: start - steps * grad),
+))
+MLP_FORWARD = Quantity("logits", "logits = fc2(relu(fc1(x))): call the three layers in this order and return the last output", (
+    Suspect("the ReLU is skipped: fc2(fc1(x))", gives=lambda e, x, W1, b1, W2, b2, **_: (x @ W1 + b1) @ W2 + b2),
+    Suspect("the ReLU is also applied to the logits: the last layer is fc2, with no activation", gives=lambda e, **_: np.maximum(e, 0)),
+))
+MLP_BACKWARD = Quantity("dX", "backward runs in reverse order: grad = fc2.backward(grad); grad = relu.backward(grad); return fc1.backward(grad)", (
+    Suspect("backward returns the gradient after relu.backward instead of what fc1.backward returns",
+            gives=lambda e, x, W1, b1, W2, g, **_: (g @ W2.T) * ((x @ W1 + b1) > 0)),
+))
+
+FORWARD_ORDER = ["fc1.forward", "relu.forward", "fc2.forward"]
+BACKWARD_ORDER = ["fc2.backward", "relu.backward", "fc1.backward"]
+
+
+def record_calls(model: Any, names: Sequence[str] = ("fc1", "relu", "fc2")) -> list[str]:
+    """Make the model's layers append "fc1.forward", "relu.backward", ... to the returned list when they run."""
+    calls: list[str] = []
+    for name in names:
+        layer = getattr(model, name)
+        for method in ("forward", "backward"):
+            def traced(*args: Any, _run: Callable = getattr(layer, method), _label: str = f"{name}.{method}", **kwargs: Any) -> Any:
+                calls.append(_label)
+                return _run(*args, **kwargs)
+            setattr(layer, method, traced)
+    return calls
+
+
+def call_order_cause(calls: Sequence[str], direction: str) -> str | None:
+    """Name what is wrong with the order in which MLP.forward or MLP.backward called its layers, if anything."""
+    expected = FORWARD_ORDER if direction == "forward" else BACKWARD_ORDER
+    seen = [c for c in calls if c.endswith(f".{direction}")]
+    if seen == expected:
+        return None
+    if direction == "backward" and seen and seen[0] != "fc2.backward":
+        return f"backward started with {seen[0]}: it must run in reverse order, fc2 → relu → fc1"
+    if f"relu.{direction}" not in seen:
+        return "the ReLU is skipped: relu.backward is not called, so the gradient does not pass through the ReLU" if direction == "backward" \
+            else "the ReLU is skipped: relu is never called in forward"
+    return f"{direction} calls the layers in the order {', '.join(seen)}; expected {', '.join(expected)}"
+
+
+def run_recorded(what: str, method: Callable[..., Any], calls: list[str], direction: str, *args: Any, formula: str = "",
+                 skip: Sequence[str] = ()) -> Any:
+    """Run an MLP's forward or backward whose layers record their calls (``record_calls``).
+
+    If it raises, the failure names the layer-order mistake the calls show (a broken forward breaks backward too).
+    """
+    try:
+        return method(*args)
+    except AssertionError:
+        raise
+    except Exception as error:
+        cause = call_order_cause(calls, "forward") or call_order_cause(calls, direction)
+        raise AssertionError(explain_error(what, error, formula=formula, cause=cause, skip=skip)) from None
+
+
+def check_parameters(what: str, found: Sequence[Any], names: Sequence[str], owners: Sequence[Any]) -> None:
+    """``found`` (what parameters() yielded) must be exactly the Parameter objects ``owners``, called ``names``, in order."""
+    if len(found) == len(owners) and all(p is q for p, q in zip(found, owners)):
+        return
+    missing = [n for n, p in zip(names, owners, strict=True) if not any(p is q for q in found)]
+    message = (f"{what}: expected the Parameters {', '.join(names)} with shapes {[tuple(np.shape(p)) for p in owners]}, "
+               f"got {len(found)} arrays with shapes {[tuple(np.shape(p)) for p in found]}.")
+    cause = f"parameters() misses {', '.join(missing)}" if missing else "parameters() yields other arrays or another order"
+    raise AssertionError(explain(message, f"{cause}: do not override parameters(); Module.parameters() finds every layer's Parameters"))
+
+
+_OWN_FILES = {Path(__file__).resolve().parent / name for name in ("nn_core.py", "nn_checks.py", "nn_diagnosis.py")}
+
+ERROR_CAUSES: tuple[tuple[type, str, str], ...] = (
+    (NotImplementedError, "", "this method is not written yet (it still raises NotImplementedError)"),
+    (KeyError, "", "backward reads something from self.ctx that forward did not save: forward must store what backward needs, "
+                   "for example `self.ctx[\"x\"] = x`, on every call"),
+    (ValueError, "", "the shapes in a product or sum do not line up: write each operand's shape next to the formula"),
+    (TypeError, "NoneType", "an operation on None: a method without `return`, or a .grad that was never set"),
+    (RecursionError, "", "a method calls itself, for example forward calling self(x) or self.forward(x)"),
+    (IndexError, "", "an index out of range: check which axis you index (rows are samples, columns are classes or features)"),
+)
+
+
+def student_line(error: BaseException, skip: Sequence[str] = ()) -> str | None:
+    """The last line of the student's own code in the error's traceback.
+
+    Frames of installed packages (NumPy), of the course's helpers and of files under the ``skip`` folders do not count.
+    """
+    lines = [frame for frame in traceback.extract_tb(error.__traceback__)
+             if "site-packages" not in frame.filename and Path(frame.filename).resolve() not in _OWN_FILES
+             and not any(frame.filename.startswith(folder) for folder in skip) and frame.line]
+    return lines[-1].line.strip() if lines else None
+
+
+def explain_error(what: str, error: BaseException, causes: Sequence[tuple[type, str, str]] = (), formula: str = "",
+                  cause: str | None = None, skip: Sequence[str] = ()) -> str:
+    """A message for an exception raised by the student's code: what failed, where, the likely cause, the formula.
+
+    The cause is ``cause`` if given, else the first of ``causes`` and then ``ERROR_CAUSES`` that fits the exception.
+    """
+    cause = cause or next((c for kind, text, c in (*causes, *ERROR_CAUSES) if isinstance(error, kind) and text in str(error)), None)
+    message = f"{what} raised {type(error).__name__}: {error}"
+    line = student_line(error, skip)
+    if line:
+        message += f"\n  in your code: `{line}`"
+    return explain(message, cause, formula)
