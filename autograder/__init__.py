@@ -1,38 +1,30 @@
 """Hidden checks of the ``mlp`` assignment. Installed only where grading happens, never released.
 
 Each hidden test cell calls one ``check_*`` function with the student's class;
-it returns None on success and raises AssertionError (with a message for the
-student) on failure. Hidden inputs come from ``autograder.secret``.
+it returns None on success and raises ``CheckFailed`` (with a message for the
+student) on failure. Hidden inputs come from ``autograder.secret``. Each check
+is a probe (``autograder.probe``) and a judge (``autograder.checks``); grading
+also re-runs every probe outside the kernel (``autograder.verify``).
 
 The checks import the assignment's helper modules (``nn_core``, ``nn_checks``,
-``mnist_data``), which nbgrader places next to the notebook, so they are loaded
-on first use: the tooling in this package (``classroom``, ``mistakes``,
-``demo``) works without them.
+``nn_diagnosis``, ``mnist_data``), which nbgrader places next to the notebook,
+so they are loaded on first use: the tooling in this package (``classroom``,
+``mistakes``, ``demo``, ``grade``) works without them.
 """
-import functools
 import importlib
 from typing import Any, Callable
 
-_CHECKS = {
-    "check_linear_forward": "linear",
-    "check_linear_backward_dx": "linear",
-    "check_linear_backward_dw": "linear",
-    "check_linear_backward_db": "linear",
-    "check_relu_forward": "relu",
-    "check_relu_backward": "relu",
-    "check_cross_entropy_forward": "loss",
-    "check_cross_entropy_backward": "loss",
-    "check_sgd_step": "sgd",
-    "check_mlp_forward": "mlp",
-    "check_mlp_backward": "mlp",
-    "check_mnist_accuracy": "mnist_gate",
-}
-__all__ = list(_CHECKS)
+CHECK_NAMES = ("linear_forward", "linear_backward_dx", "linear_backward_dw", "linear_backward_db", "relu_forward", "relu_backward",
+               "cross_entropy_forward", "cross_entropy_backward", "sgd_step", "mlp_forward", "mlp_backward", "mnist_accuracy")
+__all__ = [f"check_{name}" for name in CHECK_NAMES]
+GATE_OUTSIDE_KERNEL = "KIT_GATE_OUTSIDE_KERNEL"
+"""Set in the sandboxed kernel: the gate then trains only in the verification worker, whose verdict counts."""
+GATE_DEFERRED = "The grader trains your MLP outside this kernel; its result replaces this cell's output."
 
 
 def __getattr__(name: str) -> Any:
-    if name in _CHECKS:
-        return _short_failures(getattr(importlib.import_module(f"autograder.{_CHECKS[name]}"), name))
+    if name.startswith("check_") and name[len("check_"):] in CHECK_NAMES:
+        return _in_kernel(name[len("check_"):])
     raise AttributeError(f"module 'autograder' has no attribute {name!r}")
 
 
@@ -40,19 +32,21 @@ class CheckFailed(AssertionError):
     """A hidden check failed; the message says what was expected, what came, the likely cause and the formula."""
 
 
-def _short_failures(check: Callable[[type], None]) -> Callable[[type], None]:
-    """Re-raise a failed check as ``CheckFailed``, which the kernel shows as its message alone (no traceback)."""
+def _in_kernel(check: str) -> Callable[[type], None]:
+    """The hidden test cell's function: run the check here; a failure is re-raised as ``CheckFailed`` (message only)."""
 
-    @functools.wraps(check)
     def run(student_class: type) -> None:
         try:
-            check(student_class)
+            note = importlib.import_module("autograder.checks").run_in_kernel(check, student_class)
         except AssertionError as failure:
             message = str(failure)
         else:
+            if note:
+                print(note)
             return
         raise CheckFailed(message) from None
 
+    run.__name__ = f"check_{check}"
     return run
 
 

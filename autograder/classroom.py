@@ -34,11 +34,11 @@ def new_course(destination: Path) -> Path:
     return destination
 
 
-def submit(course: Path, student: str, notebook_text: str) -> None:
-    """Place one student's notebook where ``nbgrader autograde`` looks for it."""
+def submit(course: Path, student: str, notebook_text: str, name: str = NOTEBOOK) -> None:
+    """Place one student's notebook (file ``name``) where ``nbgrader autograde`` looks for it."""
     folder = course / "submitted" / student / ASSIGNMENT
     folder.mkdir(parents=True, exist_ok=True)
-    (folder / NOTEBOOK).write_text(notebook_text)
+    (folder / name).write_text(notebook_text)
 
 
 @dataclass(frozen=True)

@@ -1,26 +1,36 @@
-"""Small helpers shared by the hidden checks."""
-import warnings
-from pathlib import Path
-from typing import Any, Callable, Sequence
+"""Helpers of the trusted half of the checks: read what a probe recorded, failing with the student's error if it raised."""
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
 
 from nn_diagnosis import explain_error
 
-from autograder.limits import CheckTimeout
-
-GRADER_FILES = str(Path(__file__).resolve().parent)
-"""Frames in these files are the grader's, not the student's."""
+from autograder.probe.core import is_raised
 
 VALUE_TOLERANCE = 1e-6
 """Accepted relative error against the reference (float64 inputs)."""
 
+Causes = Sequence[tuple[str, str, str]]
 
-def run_student(what: str, method: Callable[..., Any], *args: Any, causes: Sequence[tuple[type, str, str]] = (), formula: str = "") -> Any:
-    """Call the student's ``method``; an exception becomes a failure that names the student's line and the likely cause."""
-    try:
-        with warnings.catch_warnings():  # overflow warnings would only clutter feedback; the diagnosis names the cause
-            warnings.simplefilter("ignore", RuntimeWarning)
-            return method(*args)
-    except CheckTimeout:
-        raise
-    except Exception as error:
-        raise AssertionError(explain_error(what, error, causes, formula, skip=(GRADER_FILES,))) from None
+
+class Opaque:
+    """Something the student's code returned that is not an array or a number (a list, a dict, ...), as recorded."""
+
+    def __init__(self, recorded: dict[str, str]) -> None:
+        self.type_name, self.text = recorded["opaque"], recorded["text"]
+
+    def __repr__(self) -> str:
+        return self.text
+
+
+def got(record: dict[str, Any], key: str, what: str, formula: str = "", causes: Causes = (), cause: str | None = None) -> Any:
+    """What the student's call gave under ``key``; an error it raised fails the check with its explanation."""
+    if key not in record:
+        raise AssertionError(f"{what}: the check stopped before this step.")
+    value = record[key]
+    if is_raised(value):
+        raise AssertionError(explain_error(what, value, causes, formula, cause=cause))
+    if isinstance(value, dict) and "opaque" in value:
+        return Opaque(value)
+    return value

@@ -1,6 +1,8 @@
-"""Shared fixtures: one generated course and one autograde run of the whole catalogue per test session."""
+"""Shared fixtures: one generated course, and one parallel grading run of every kind of submission per test session."""
 from __future__ import annotations
 
+import io
+import os
 import sys
 import time
 from dataclasses import dataclass
@@ -10,12 +12,15 @@ import pytest
 
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO / "source" / "mlp"))  # the assignment's helper modules, as the kernel sees them
+os.environ.setdefault("MLP_GRADER_SECRET", "the-kit-tests-own-secret")  # tests pass for any secret; this one must never leak
 
-from autograder import classroom  # noqa: E402
+from autograder import classroom, grade  # noqa: E402
+from autograder.attacks import CHEATS, CORRECT, FAULTS, Context  # noqa: E402
 from autograder.mistakes import MISTAKES, VARIANTS, apply_edits  # noqa: E402
 
 REFERENCE = "reference"
 UNTOUCHED = "untouched_release"
+JOBS = 2
 
 
 @dataclass(frozen=True)
@@ -23,6 +28,7 @@ class GradedClass:
     course: Path
     grades: dict[str, dict[str, classroom.CellGrade]]
     seconds: float
+    log: str
 
 
 @pytest.fixture(scope="session")
@@ -33,13 +39,19 @@ def course(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 @pytest.fixture(scope="session")
 def graded_class(course: Path) -> GradedClass:
-    """Reference, untouched release, every catalogued mistake and every correct variant, autograded in one call."""
+    """Reference, untouched release, every catalogued mistake, correct variant, cheat and fault, graded in one parallel run."""
     solution = (course / "solutions" / classroom.ASSIGNMENT / classroom.NOTEBOOK).read_text()
     classroom.submit(course, REFERENCE, solution)
     classroom.submit(course, UNTOUCHED, (course / "release" / classroom.ASSIGNMENT / classroom.NOTEBOOK).read_text())
     for entry in (*MISTAKES, *VARIANTS):
         classroom.submit(course, entry.name, apply_edits(solution, entry.edits))
-    start = time.perf_counter()
-    classroom.nbgrader(course, "autograde", classroom.ASSIGNMENT, "--force")
+    context = Context(str(course / "gradebook.db"), tuple(str(p) for p in (
+        REPO / "source" / "mlp" / "mlp.ipynb", course / "source" / "mlp" / "mlp.ipynb", course / "solutions" / "mlp" / "mlp.ipynb")))
+    for entry in (*CHEATS, *FAULTS, *CORRECT):
+        for name, text in entry.make(solution, context).items():
+            classroom.submit(course, entry.name, text, name)
+    start, log = time.perf_counter(), io.StringIO()
+    results = grade.grade_class(course, classroom.ASSIGNMENT, classroom.NOTEBOOK, jobs=JOBS, out=log)
     seconds = time.perf_counter() - start
-    return GradedClass(course, classroom.cell_grades(course), seconds)
+    assert all(results.values()), log.getvalue()
+    return GradedClass(course, classroom.cell_grades(course), seconds, log.getvalue())

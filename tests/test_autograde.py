@@ -52,6 +52,15 @@ def test_reference_hidden_cells_write_nothing_to_stderr(graded_class: GradedClas
         assert streams == [], f"{grade_id}: {streams}"
 
 
+def test_reference_passes_every_public_check_in_the_grading_kernel(graded_class: GradedClass) -> None:
+    path = graded_class.course / "autograded" / REFERENCE / classroom.ASSIGNMENT / classroom.NOTEBOOK
+    cells = [c for c in json.loads(path.read_text())["cells"] if "".join(c.get("source", "")).startswith("# Public checks")]
+    assert len(cells) == len(PART_CELLS)
+    for cell in cells:
+        assert [o for o in cell["outputs"] if o["output_type"] == "error"] == [], _shown(cell)
+        assert "public checks passed" in _shown(cell)
+
+
 def test_untouched_release_scores_zero_on_every_cell(graded_class: GradedClass) -> None:
     grades = graded_class.grades[UNTOUCHED]
     assert set(grades) == ALL_TEST_CELLS
@@ -109,7 +118,7 @@ def test_feedback_and_export_work_for_the_class(graded_class: GradedClass) -> No
     feedback = graded_class.course / "feedback" / MISTAKES[0].name / classroom.ASSIGNMENT
     html = next(feedback.glob("*.html")).read_text()
     assert MISTAKES[0].cause in html and "The formula: dW = X" in html  # the diagnosis reaches the student
-    assert "Traceback (most recent call last)" not in html and "autograder/" not in html and secret.current() not in html
+    assert "autograder/" not in html and secret.current() not in html  # no grader source, no secret (test cells: see above)
     classroom.nbgrader(graded_class.course, "export")
     rows = (graded_class.course / "grades.csv").read_text().splitlines()
     assert len(rows) == 1 + len(graded_class.grades)

@@ -28,7 +28,8 @@ def fail(what: str, expected: str, got: str, hint: str = "") -> None:
 def check_array(what: str, value: Any, hint: str = "") -> np.ndarray:
     """Assert that ``value`` is a NumPy array of floats with no NaN or inf."""
     if not isinstance(value, np.ndarray):
-        fail(what, "a NumPy array", f"{type(value).__name__} {value!r:.60}", hint or "the method returned nothing or the wrong thing (missing `return`?)")
+        kind = getattr(value, "type_name", type(value).__name__)  # the grader may describe a value it only saw recorded
+        fail(what, "a NumPy array", f"{kind} {value!r:.60}", hint or "the method returned nothing or the wrong thing (missing `return`?)")
     if not np.issubdtype(value.dtype, np.floating):
         fail(what, "a floating-point dtype", f"dtype {value.dtype}", hint)
     bad = ~np.isfinite(value)

@@ -235,27 +235,37 @@ def run_recorded(what: str, method: Callable[..., Any], calls: list[str], direct
         raise AssertionError(explain_error(what, error, formula=formula, cause=cause, skip=skip)) from None
 
 
-def check_parameters(what: str, found: Sequence[Any], names: Sequence[str], owners: Sequence[Any]) -> None:
-    """``found`` (what parameters() yielded) must be exactly the Parameter objects ``owners``, called ``names``, in order."""
-    if len(found) == len(owners) and all(p is q for p, q in zip(found, owners)):
+def describe_parameters(found: Sequence[Any], owners: Sequence[Any], names: Sequence[str]) -> dict[str, Any]:
+    """What ``parameters()`` yielded (``found``) against the Parameters ``owners`` it should yield, called ``names``, as plain data."""
+    return {"names": list(names), "expected_shapes": [list(np.shape(p)) for p in owners], "found_shapes": [list(np.shape(p)) for p in found],
+            "missing": [n for n, p in zip(names, owners, strict=True) if p is None or not any(p is q for q in found)],
+            "exact": len(found) == len(owners) and all(p is q for p, q in zip(found, owners))}
+
+
+def check_parameters(what: str, description: dict[str, Any]) -> None:
+    """Fail unless ``parameters()`` yielded exactly the expected Parameter objects in order (see ``describe_parameters``)."""
+    if description["exact"]:
         return
-    missing = [n for n, p in zip(names, owners, strict=True) if not any(p is q for q in found)]
-    message = (f"{what}: expected the Parameters {', '.join(names)} with shapes {[tuple(np.shape(p)) for p in owners]}, "
-               f"got {len(found)} arrays with shapes {[tuple(np.shape(p)) for p in found]}.")
+    message = (f"{what}: expected the Parameters {', '.join(description['names'])} with shapes "
+               f"{[tuple(s) for s in description['expected_shapes']]}, got {len(description['found_shapes'])} arrays with shapes "
+               f"{[tuple(s) for s in description['found_shapes']]}.")
+    missing = description["missing"]
     cause = f"parameters() misses {', '.join(missing)}" if missing else "parameters() yields other arrays or another order"
     raise AssertionError(explain(message, f"{cause}: do not override parameters(); Module.parameters() finds every layer's Parameters"))
 
 
 _OWN_FILES = {Path(__file__).resolve().parent / name for name in ("nn_core.py", "nn_checks.py", "nn_diagnosis.py")}
 
-ERROR_CAUSES: tuple[tuple[type, str, str], ...] = (
-    (NotImplementedError, "", "this method is not written yet (it still raises NotImplementedError)"),
-    (KeyError, "", "backward reads something from self.ctx that forward did not save: forward must store what backward needs, "
-                   "for example `self.ctx[\"x\"] = x`, on every call"),
-    (ValueError, "", "the shapes in a product or sum do not line up: write each operand's shape next to the formula"),
-    (TypeError, "NoneType", "an operation on None: a method without `return`, or a .grad that was never set"),
-    (RecursionError, "", "a method calls itself, for example forward calling self(x) or self.forward(x)"),
-    (IndexError, "", "an index out of range: check which axis you index (rows are samples, columns are classes or features)"),
+ERROR_CAUSES: tuple[tuple[str, str, str], ...] = (  # (exception class or a base class, text in its message, cause)
+    ("NotImplementedError", "", "this method is not written yet (it still raises NotImplementedError)"),
+    ("KeyError", "", "backward reads something from self.ctx that forward did not save: forward must store what backward needs, "
+                     "for example `self.ctx[\"x\"] = x`, on every call"),
+    ("ValueError", "", "the shapes in a product or sum do not line up: write each operand's shape next to the formula"),
+    ("TypeError", "NoneType", "an operation on None: a method without `return`, or a .grad that was never set"),
+    ("RecursionError", "", "a method calls itself, for example forward calling self(x) or self.forward(x)"),
+    ("IndexError", "", "an index out of range: check which axis you index (rows are samples, columns are classes or features)"),
+    ("NameError", "", "a name that is not defined: a typo, or a class whose cell did not run"),
+    ("MemoryError", "", "an array far too large: check the shapes of your intermediate results"),
 )
 
 
@@ -270,15 +280,21 @@ def student_line(error: BaseException, skip: Sequence[str] = ()) -> str | None:
     return lines[-1].line.strip() if lines else None
 
 
-def explain_error(what: str, error: BaseException, causes: Sequence[tuple[type, str, str]] = (), formula: str = "",
+def describe_error(error: BaseException, skip: Sequence[str] = ()) -> dict[str, Any]:
+    """An exception as plain data: its class and base classes, its message and the student's line."""
+    return {"raised": type(error).__name__, "kinds": [k.__name__ for k in type(error).__mro__],
+            "message": str(error)[:500], "line": student_line(error, skip)}
+
+
+def explain_error(what: str, error: BaseException | dict[str, Any], causes: Sequence[tuple[str, str, str]] = (), formula: str = "",
                   cause: str | None = None, skip: Sequence[str] = ()) -> str:
-    """A message for an exception raised by the student's code: what failed, where, the likely cause, the formula.
+    """A message for an exception raised by the student's code (or its ``describe_error``): what, where, likely cause, formula.
 
     The cause is ``cause`` if given, else the first of ``causes`` and then ``ERROR_CAUSES`` that fits the exception.
     """
-    cause = cause or next((c for kind, text, c in (*causes, *ERROR_CAUSES) if isinstance(error, kind) and text in str(error)), None)
-    message = f"{what} raised {type(error).__name__}: {error}"
-    line = student_line(error, skip)
-    if line:
-        message += f"\n  in your code: `{line}`"
+    info = error if isinstance(error, dict) else describe_error(error, skip)
+    cause = cause or next((c for kind, text, c in (*causes, *ERROR_CAUSES) if kind in info["kinds"] and text in info["message"]), None)
+    message = f"{what} raised {info['raised']}: {info['message']}"
+    if info["line"]:
+        message += f"\n  in your code: `{info['line']}`"
     return explain(message, cause, formula)

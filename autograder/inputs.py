@@ -1,0 +1,117 @@
+"""Hidden inputs of every check, drawn from the secret, as plain data (dicts of arrays and numbers).
+
+The same function gives the same inputs to the probe in the kernel and in the
+sandboxed worker, and to the judge. They include B = 1, D_out = 1 and a
+square W (a transposed W then gives values, not a shape error).
+"""
+from __future__ import annotations
+
+import math
+from typing import Any, Callable
+
+import numpy as np
+
+from autograder.secret import rng_for
+
+Inputs = dict[str, Any]
+
+
+def away_from_zero(rng: np.random.Generator, shape: tuple[int, ...], margin: float = 0.1) -> np.ndarray:
+    """Normal samples pushed at least ``margin`` away from 0 (so finite differences never cross the ReLU kink)."""
+    x = rng.standard_normal(shape)
+    return np.sign(x) * (np.abs(x) + margin) + (x == 0) * margin
+
+
+def _linear(rng: np.random.Generator) -> Inputs:
+    square = int(rng.integers(3, 7))
+    shapes = [(int(rng.integers(3, 8)), square, square), (1, int(rng.integers(2, 6)), int(rng.integers(2, 6))),
+              (int(rng.integers(3, 8)), int(rng.integers(2, 6)), 1), (int(rng.integers(8, 17)), int(rng.integers(5, 12)), int(rng.integers(3, 9)))]
+    normal = rng.standard_normal
+    return {"cases": [{"x": normal((n, i)), "x_stale": normal((n, i)), "W": normal((i, o)), "b": normal(o), "g": normal((n, o))}
+                      for n, i, o in shapes]}
+
+
+def _relu_arrays(rng: np.random.Generator) -> list[np.ndarray]:
+    """Arrays with some exact zeros (the gradient there must be 0) and values away from the kink."""
+    arrays = []
+    for shape in [(1, int(rng.integers(3, 7))), (int(rng.integers(4, 9)), int(rng.integers(3, 9)))]:
+        x = away_from_zero(rng, shape)
+        x.flat[rng.choice(x.size, size=max(1, x.size // 5), replace=False)] = 0.0
+        arrays.append(x)
+    return arrays
+
+
+def _relu_forward(rng: np.random.Generator) -> Inputs:
+    return {"cases": [{"x": x} for x in _relu_arrays(rng)]}
+
+
+def _relu_backward(rng: np.random.Generator) -> Inputs:
+    return {"cases": [{"x": x, "x_stale": rng.standard_normal(x.shape), "g": rng.standard_normal(x.shape),
+                       "x_smooth": away_from_zero(rng, x.shape)} for x in _relu_arrays(rng)]}
+
+
+def _classification(rng: np.random.Generator) -> Inputs:
+    """Logits (B, C) and targets, with B = 1 among the cases, then logits up to ±1000 (exp overflows unless shifted)."""
+    cases = []
+    for batch, classes in [(1, int(rng.integers(3, 6))), (int(rng.integers(4, 9)), 2), (int(rng.integers(10, 20)), 10)]:
+        cases.append({"z": 3.0 * rng.standard_normal((batch, classes)), "y": rng.integers(0, classes, size=batch)})
+    cases.append({"z": rng.uniform(-1000.0, 1000.0, size=(6, 5)), "y": rng.integers(0, 5, size=6)})
+    for case in cases:  # an earlier forward call, which backward must not use
+        case["z_stale"] = rng.standard_normal(case["z"].shape)
+        case["y_stale"] = rng.integers(0, case["z"].shape[1], size=case["z"].shape[0])
+    return {"cases": cases}
+
+
+def _sgd(rng: np.random.Generator) -> Inputs:
+    shapes = [(4, 3), (3,), (2, 5), (1,), (5, 1)]
+    return {"params": [rng.standard_normal(s).astype(np.float32) for s in shapes],
+            "grads": [rng.standard_normal(s).astype(np.float32) for s in shapes],
+            "skipped": int(rng.integers(len(shapes))), "lr": float(rng.uniform(0.05, 0.5)), "steps": 2}
+
+
+def _weights(rng: np.random.Generator, d_in: int, hidden: int, classes: int) -> dict[str, np.ndarray]:
+    shapes = {"W1": (d_in, hidden), "b1": (hidden,), "W2": (hidden, classes), "b2": (classes,)}
+    return {name: rng.standard_normal(shape) for name, shape in shapes.items()}
+
+
+def _mlp_forward(rng: np.random.Generator) -> Inputs:
+    sizes = [(1, 4, 6, 3), (int(rng.integers(3, 9)), 5, 7, 1), (int(rng.integers(9, 17)), 8, 10, 4)]
+    return {"cases": [{**_weights(rng, d_in, hidden, classes), "x": rng.standard_normal((batch, d_in))}
+                      for batch, d_in, hidden, classes in sizes]}
+
+
+def _mlp_backward(rng: np.random.Generator) -> Inputs:
+    """Inputs whose hidden pre-activations are all at least 1e-3 away from the ReLU kink."""
+    cases = []
+    for batch, d_in, hidden, classes in [(1, 3, 5, 4), (int(rng.integers(4, 9)), 6, 8, 3)]:
+        while True:
+            weights, x = _weights(rng, d_in, hidden, classes), rng.standard_normal((batch, d_in))
+            if np.abs(x @ weights["W1"] + weights["b1"]).min() > 1e-3:
+                break
+        cases.append({**weights, "x": x, "g": rng.standard_normal((batch, classes)) / batch})
+    return {"cases": cases}
+
+
+GATE_HIDDEN, GATE_BATCH, GATE_TRAIN_SIZE = 256, 32, 60000
+GATE_LEARNING_RATES = (0.15, 0.15, 0.15, 0.15, 0.15, 0.03)  # one per epoch
+
+
+def _mnist_accuracy(rng: np.random.Generator) -> Inputs:
+    """The gate's recipe: He initialisation (biases 0) and one data order per epoch, from the grader's seed."""
+    init = [rng.standard_normal((784, GATE_HIDDEN)) * math.sqrt(2.0 / 784), np.zeros(GATE_HIDDEN),
+            rng.standard_normal((GATE_HIDDEN, 10)) * math.sqrt(2.0 / GATE_HIDDEN), np.zeros(10)]
+    return {"init": [a.astype(np.float32) for a in init], "orders": [rng.permutation(GATE_TRAIN_SIZE) for _ in GATE_LEARNING_RATES],
+            "learning_rates": list(GATE_LEARNING_RATES), "batch": GATE_BATCH, "hidden": GATE_HIDDEN, "budget_seconds": 90.0}
+
+
+_BUILDERS: dict[str, Callable[[np.random.Generator], Inputs]] = {
+    "linear_forward": _linear, "linear_backward_dx": _linear, "linear_backward_dw": _linear, "linear_backward_db": _linear,
+    "relu_forward": _relu_forward, "relu_backward": _relu_backward,
+    "cross_entropy_forward": _classification, "cross_entropy_backward": _classification,
+    "sgd_step": _sgd, "mlp_forward": _mlp_forward, "mlp_backward": _mlp_backward, "mnist_accuracy": _mnist_accuracy,
+}
+
+
+def inputs_for(check: str) -> Inputs:
+    """The hidden inputs of ``check`` (a name such as "linear_backward_dw"), the same on every call."""
+    return _BUILDERS[check](rng_for(check))

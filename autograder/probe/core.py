@@ -1,0 +1,151 @@
+"""Recording what the student's code gave, as plain data: arrays, numbers, strings, and the errors it raised."""
+from __future__ import annotations
+
+import json
+import signal
+import threading
+import warnings
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+CHECK_SECONDS = 10
+"""Wall-clock seconds one check may take (a correct solution needs well under one); the gate has its own budget."""
+_HERE = str(Path(__file__).resolve().parent)
+
+
+class CheckTimeout(AssertionError):
+    pass
+
+
+class Stopped(Exception):
+    """The student's code raised: the rest of this case cannot be recorded."""
+
+
+@contextmanager
+def time_limit(what: str, seconds: float = CHECK_SECONDS) -> Iterator[None]:
+    """Raise ``CheckTimeout`` if the body runs longer than ``seconds`` (main thread only)."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+
+    def on_alarm(signum: int, frame: Any) -> None:
+        raise CheckTimeout(
+            f"{what}: expected to finish within {seconds:g} s, but it was still running.\n"
+            "  Likely cause: an endless loop, or a Python loop over every element instead of array operations."
+        )
+
+    previous = signal.signal(signal.SIGALRM, on_alarm)
+    signal.setitimer(signal.ITIMER_REAL, seconds)
+    try:
+        yield
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, previous)
+
+
+def plain(value: Any) -> Any:
+    """What came, as plain data: an ndarray (a copy), None, or a description of anything else."""
+    if value is None:
+        return None
+    if isinstance(value, (np.ndarray, np.generic, float, int)) and not isinstance(value, bool):
+        return np.array(value)
+    return {"opaque": type(value).__name__, "text": _short_repr(value)}
+
+
+def _short_repr(value: Any) -> str:
+    try:
+        return repr(value)[:60]
+    except Exception:  # noqa: BLE001 - the student's __repr__ may raise anything
+        return "?"
+
+
+def raised(error: BaseException) -> dict[str, Any]:
+    """An exception raised by the student's code, as plain data (with the student's own line, if known)."""
+    from nn_diagnosis import describe_error  # a course helper, next to the notebook
+
+    return describe_error(error, skip=(_HERE,))
+
+
+def is_raised(value: Any) -> bool:
+    return isinstance(value, dict) and "raised" in value
+
+
+class Record(dict):
+    """What one case gave, key by key, in the order the probe asked."""
+
+    def run(self, key: str, method: Callable[..., Any], *args: Any) -> Any:
+        """Call the student's ``method``; keep what came (plain) under ``key``, or the error it raised and stop the case."""
+        try:
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore", RuntimeWarning)
+                value = method(*args)
+        except CheckTimeout:
+            raise
+        except Exception as error:  # noqa: BLE001 - whatever the student's code raises is recorded
+            self[key] = raised(error)
+            raise Stopped from None
+        self[key] = plain(value)
+        return value
+
+    def keep(self, key: str, value: Any) -> None:
+        self[key] = plain(value) if isinstance(value, np.ndarray) else value
+
+
+def collect_cases(cases: list[Any], probe_one: Callable[[Any, Record], None]) -> list[Record]:
+    """Run ``probe_one`` on every case; a case whose student code raised keeps what came before the error."""
+    records = []
+    for case in cases:
+        record = Record()
+        try:
+            probe_one(case, record)
+        except Stopped:
+            pass
+        records.append(record)
+    return records
+
+
+# ---------------------------------------------------------------- plain data on disk: JSON and .npz, never pickle
+
+def save(path: Path, data: Any) -> None:
+    """Write ``data`` (dicts, lists, str, numbers, bools, None, ndarrays) as ``path``.json and ``path``.npz."""
+    arrays: dict[str, np.ndarray] = {}
+
+    def encode(value: Any) -> Any:
+        if isinstance(value, np.ndarray):
+            key = f"a{len(arrays)}"
+            arrays[key] = value
+            return {"array": key}
+        if isinstance(value, dict):
+            return {"dict": {str(k): encode(v) for k, v in value.items()}}
+        if isinstance(value, (list, tuple)):
+            return [encode(v) for v in value]
+        if isinstance(value, (np.bool_, np.integer, np.floating)):
+            return value.item()
+        return value
+
+    tree = encode(data)
+    np.savez(path.with_suffix(".npz"), **arrays)
+    path.with_suffix(".json").write_text(json.dumps(tree))
+
+
+def load(path: Path, max_bytes: int = 512 << 20) -> Any:
+    """Read what ``save`` wrote (refusing pickled objects and files over ``max_bytes``)."""
+    for suffix in (".json", ".npz"):
+        if path.with_suffix(suffix).stat().st_size > max_bytes:
+            raise ValueError(f"{path.with_suffix(suffix)} is larger than {max_bytes} bytes")
+    tree = json.loads(path.with_suffix(".json").read_text())
+    with np.load(path.with_suffix(".npz"), allow_pickle=False) as arrays:
+        def decode(value: Any) -> Any:
+            if isinstance(value, dict):
+                if "array" in value:
+                    return arrays[value["array"]]
+                return {k: decode(v) for k, v in value["dict"].items()}
+            if isinstance(value, list):
+                return [decode(v) for v in value]
+            return value
+
+        return decode(tree)
