@@ -41,13 +41,15 @@ class SandboxKernelManager(AsyncKernelManager):
 
     def __init__(self, **kwargs: Any) -> None:
         super().__init__(**kwargs)
-        self._box = Path(tempfile.mkdtemp(prefix="kit-kernel-"))
+        self._home = Path(tempfile.mkdtemp(prefix="kit-kernel-"))  # io/ (connection file, sockets), work/, the sandbox root
+        self._box = self._home / "io"
+        self._box.mkdir()
         self.transport = "ipc"
         self.connection_file = str(self._box / "kernel.json")
         self.ip = str(self._box / "kernel-ipc")
 
     async def _async_launch_kernel(self, kernel_cmd: list[str], **kw: Any) -> None:
-        workdir = self._box / "work"
+        workdir = self._home / "work"
         source = Path(kw.get("cwd") or os.getcwd())
         shutil.copytree(source, workdir, ignore=shutil.ignore_patterns("*.ipynb", ".ipynb_checkpoints", "__pycache__"))
         env = {k: v for k, v in os.environ.items() if k.startswith("NBGRADER_")}
@@ -56,12 +58,12 @@ class SandboxKernelManager(AsyncKernelManager):
         box = sandbox.Sandbox(user=sandbox.slot_user(int(os.environ.get("KIT_SANDBOX_SLOT", "0"))), workdir=workdir,
                               readable=(*sandbox.python_paths(), GRADER_PACKAGE), writable=(self._box,), limits=KERNEL_LIMITS, env=env)
         box.prepare()
-        await super()._async_launch_kernel(box.wrap(kernel_cmd), **{**kw, "cwd": str(self._box)})
+        await super()._async_launch_kernel(box.wrap(kernel_cmd), **{**kw, "cwd": str(self._home)})
 
     async def _async_cleanup_resources(self, restart: bool = False) -> None:
         await super()._async_cleanup_resources(restart=restart)
         if not restart:
-            shutil.rmtree(self._box, ignore_errors=True)
+            shutil.rmtree(self._home, ignore_errors=True)
 
     cleanup_resources = _async_cleanup_resources
 

@@ -21,7 +21,6 @@ import shutil
 import signal
 import subprocess
 import sys
-import tempfile
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
@@ -52,10 +51,15 @@ class Sandbox:
     limits: Limits = field(default_factory=Limits)
     env: dict[str, str] = field(default_factory=dict)
 
+    @property
+    def root(self) -> Path:
+        """Where the sandbox's root file system is mounted: an empty sibling of the working directory, removed with it."""
+        return self.workdir.parent / f".{self.workdir.name}-root"
+
     def wrap(self, argv: list[str]) -> list[str]:
-        """The command that runs ``argv`` inside this sandbox (start it as root)."""
+        """The command that runs ``argv`` inside this sandbox (start it as root, after ``prepare``)."""
         spec = {**asdict(self), "workdir": str(self.workdir), "readable": [str(p) for p in self.readable],
-                "writable": [str(p) for p in self.writable]}
+                "writable": [str(p) for p in self.writable], "root": str(self.root)}
         return ["unshare", "--net", "--mount", "--pid", "--ipc", "--uts", "--fork", "--kill-child", "--",
                 sys.executable, "-I", str(Path(__file__).resolve()), json.dumps(spec), "--", *argv]
 
@@ -64,6 +68,7 @@ class Sandbox:
         ensure_user(self.user)
         entry = pwd.getpwnam(self.user)
         self.workdir.mkdir(parents=True, exist_ok=True)
+        self.root.mkdir(exist_ok=True)
         for path in (self.workdir, *self.writable):
             for root, dirs, files in os.walk(path):
                 for name in (root, *(os.path.join(root, n) for n in dirs + files)):
@@ -128,7 +133,7 @@ def _bind(source: str, root: Path, writable: bool) -> None:
 def _build_root(spec: dict) -> Path:
     """A root file system on a tmpfs: system directories, the listed paths, private /tmp, /dev and /proc."""
     _mount("--make-rprivate", "/")
-    root = Path(tempfile.mkdtemp(prefix="kit-root-"))
+    root = Path(spec["root"])
     _mount("-t", "tmpfs", "-o", "size=16m,mode=0755", "tmpfs", str(root))
     for directory in SYSTEM_DIRS:
         if os.path.islink(directory):
