@@ -1,6 +1,12 @@
-"""nbgrader configuration of the course. Run every nbgrader command from this directory."""
+"""nbgrader configuration of the course. Run every nbgrader command from this directory.
+
+A course in another folder needs only the lines up to ``apply(c)`` (with its own
+``course_id``) and the kit installed (``pip install`` this repository).
+"""
+from autograder.settings import apply
 
 c = get_config()  # noqa: F821 (provided by nbgrader when it loads this file)
+apply(c)  # the kit's preprocessors: sandboxed kernel, every hidden check decided outside it (autograder/settings.py)
 
 c.CourseDirectory.course_id = "dl-notes-mlp"
 c.CourseDirectory.source_directory = "source"
@@ -11,42 +17,13 @@ c.CourseDirectory.autograded_directory = "autograded"
 c.CourseDirectory.feedback_directory = "feedback"
 c.CourseDirectory.db_url = "sqlite:///gradebook.db"
 
-# Per-cell execution limit of the kernel, in seconds. Every hidden check
-# limits itself to 10 s and the MNIST gate trains outside the kernel, so only a
-# cell that hangs reaches it (it is then interrupted and scores 0).
-c.Execute.timeout = 120
-c.SandboxedExecute.timeout = 120
-
-# Students submitted without being registered first are added to the gradebook.
-c.Autograde.create_student = True
-
-# Test cells a student deleted are put back (and graded) before autograding;
-# a cell whose grade_id the student changed is first turned into a plain cell.
-c.OverwriteCells.add_missing_cells = True
-c.Autograde.sanitize_preprocessors = [
-    "nbgrader.preprocessors.ClearOutput",
-    "nbgrader.preprocessors.DeduplicateIds",
-    "nbgrader.preprocessors.OverwriteKernelspec",
-    "autograder.sanitize.ForgetUnknownCells",
-    "nbgrader.preprocessors.OverwriteCells",
-    "nbgrader.preprocessors.CheckCellMetadata",
-]
-
-# Grades you can trust (autograder/kernel.py, autograder/verify.py): the kernel
-# runs sandboxed, and every hidden check is re-run outside it, in a sandboxed
-# worker that loads only the answer cells; that verdict replaces the kernel's
-# before SaveAutoGrades turns outputs into points. Needs root (see README).
-c.Autograde.autograde_preprocessors = [
-    "autograder.kernel.SandboxedExecute",
-    "nbgrader.preprocessors.IgnorePattern",
-    "nbconvert.preprocessors.ClearMetadataPreprocessor",
-    "nbgrader.preprocessors.LimitOutput",
-    "autograder.sanitize.LimitOutputSize",
-    "autograder.verify.VerifyOutsideKernel",
-    "nbgrader.preprocessors.SaveAutoGrades",
-    "nbgrader.preprocessors.AssignLatePenalties",
-    "nbgrader.preprocessors.CheckCellMetadata",
-]
+# What an instructor may change (each trait's help: `python -c "from autograder.settings import KitGrading as K;
+# print(K.class_get_help())"`):
+# c.KitGrading.mnist_dir = "data/mnist"       # MNIST folder, absolute or relative to this directory
+# c.KitGrading.download_mnist = True          # else only $MNIST_DIR or the cache
+# c.KitGrading.secret_file = ""               # default ~/.local/share/dl-notes-kit/secrets/<course_id>
+# c.KitGrading.sandbox = True                 # False: grade without a sandbox (every graded notebook says so)
+# c.KitGrading.work_dir = ""                  # scratch folder of kernels and workers (default: the system's)
 
 # solutions/ is committed and must be reproducible, so it is generated without
 # executing the notebook (outputs would hold timings and machine paths). The

@@ -1,10 +1,13 @@
 """Hidden checks of the ``mlp`` assignment. Installed only where grading happens, never released.
 
-Each hidden test cell calls one ``check_*`` function with the student's class;
-it returns None on success and raises ``CheckFailed`` (with a message for the
-student) on failure. Hidden inputs come from ``autograder.secret``. Each check
-is a probe (``autograder.probe``) and a judge (``autograder.checks``); grading
-also re-runs every probe outside the kernel (``autograder.verify``).
+Each hidden test cell calls one ``check_*`` function with the student's class.
+While grading, the notebook's kernel has only a stand-in of this package
+(``autograder.kernel``): every check is decided outside the kernel
+(``autograder.verify``), a probe (``autograder.probe``) run in a sandboxed
+worker and a judge (``autograder.checks``) run by the grader. Called in a
+process of your own, ``check_*`` probes and judges there, returning None on
+success and raising ``CheckFailed`` (with the student's message) on failure.
+Hidden inputs come from ``autograder.secret``.
 
 The checks import the assignment's helper modules (``nn_core``, ``nn_checks``,
 ``nn_diagnosis``, ``mnist_data``), which nbgrader places next to the notebook,
@@ -17,9 +20,6 @@ from typing import Any, Callable
 CHECK_NAMES = ("linear_forward", "linear_backward_dx", "linear_backward_dw", "linear_backward_db", "relu_forward", "relu_backward",
                "cross_entropy_forward", "cross_entropy_backward", "sgd_step", "mlp_forward", "mlp_backward", "mnist_accuracy")
 __all__ = [f"check_{name}" for name in CHECK_NAMES]
-GATE_OUTSIDE_KERNEL = "KIT_GATE_OUTSIDE_KERNEL"
-"""Set in the sandboxed kernel: the gate then trains only in the verification worker, whose verdict counts."""
-GATE_DEFERRED = "The grader trains your MLP outside this kernel; its result replaces this cell's output."
 
 
 def __getattr__(name: str) -> Any:

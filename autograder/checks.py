@@ -1,17 +1,16 @@
 """Every hidden check: its probe (the student's code on the hidden inputs) and its judge (reference and diagnosis).
 
-In the kernel, ``run_in_kernel`` probes and judges in one process. Outside it,
 ``autograder.verify`` runs the probe in a sandboxed worker and calls ``judge``
-on what the worker recorded: the same judge, on the same inputs.
+on what the worker recorded. ``run_in_kernel`` probes and judges in one process
+(for a maintainer trying a class by hand; grading never does this).
 """
 from __future__ import annotations
 
-import os
 from typing import Any, Callable
 
 from nn_diagnosis import explain
 
-from autograder import GATE_DEFERRED, GATE_OUTSIDE_KERNEL, linear, loss, mlp, mnist_gate, relu, sgd
+from autograder import linear, loss, mlp, mnist_gate, relu, sgd
 from autograder.inputs import inputs_for
 from autograder.probe.core import CheckTimeout
 from autograder.probe.run import probe_function, student_class
@@ -41,8 +40,6 @@ def judge(check: str, inputs: dict[str, Any], outcome: dict[str, Any]) -> str | 
 
 def run_in_kernel(check: str, cls: type) -> str | None:
     """Probe the student's class in this process and judge what came."""
-    if check == "mnist_accuracy" and os.environ.get(GATE_OUTSIDE_KERNEL):
-        return GATE_DEFERRED
     inputs = inputs_for(check)
     try:
         outcome = {"records": probe_function(check)(cls, inputs)}

@@ -16,6 +16,7 @@ from pathlib import Path
 
 from autograder import classroom, grade
 from autograder.mistakes import MISTAKES, apply_edits
+from autograder.course_data import GraderFault
 from autograder.sandbox import SandboxError
 
 CAROLS_MISTAKE = next(m for m in MISTAKES if m.name == "linear_dw_transposed")
@@ -45,9 +46,11 @@ def main() -> None:
           "every check verified outside the kernel, the MNIST gate trains each MLP) ...", flush=True)
     start = time.perf_counter()
     try:
-        grade.grade_class(course, classroom.ASSIGNMENT, classroom.NOTEBOOK, jobs=2, force=True)
-    except SandboxError as error:
+        results = grade.grade_class(course, classroom.ASSIGNMENT, classroom.NOTEBOOK, jobs=2, force=True)
+    except (SandboxError, GraderFault) as error:
         raise SystemExit(f"Cannot grade: {error}") from None
+    if not all(results.values()):
+        raise SystemExit("Grading failed for a reason that is not the students' (see above); nothing to show.")
     print(f"  took {time.perf_counter() - start:.0f} s", flush=True)
     classroom.nbgrader(course, "generate_feedback", classroom.ASSIGNMENT, "--force")
     classroom.nbgrader(course, "export")

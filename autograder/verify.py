@@ -1,4 +1,4 @@
-"""Grades decided outside the student's process: every hidden check re-run in a sandboxed worker.
+"""Grades decided outside the student's process: every hidden check run in a sandboxed worker, judged here.
 
 ``VerifyOutsideKernel`` is an nbgrader preprocessor that runs after the kernel
 (and before ``SaveAutoGrades``). For the notebook being graded it
@@ -11,14 +11,19 @@
    runs student code (``autograder.checks.judge``: reference, finite
    differences, MNIST accuracy),
 4. writes the verdict into each test cell's outputs, which ``SaveAutoGrades``
-   turns into points. Where the kernel's result disagrees, the verdict wins
-   and the output says that the kernel's result was not trusted.
+   turns into points (the kernel ran only a stand-in of each check).
 
-A worker that dies, hangs or exhausts a limit costs only the check it was
-running: the next worker resumes with the rest of its part.
+Whose fault a failure is decides what it costs. The student's code raising,
+looping, running out of memory or ending its process costs the check it was
+running, once the same thing happened in a fresh worker too. A failure that is
+not the student's raises ``GraderFault`` and no grade is written: MNIST missing
+or corrupt, a sandbox that cannot start, a full disk, a worker killed from
+outside (it does not happen again), or anything that also fails for the
+course's own solution (the reference, run as a control).
 """
 from __future__ import annotations
 
+import errno
 import json
 import os
 import shutil
@@ -29,12 +34,16 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+import nbformat
 from nbformat import NotebookNode
+from nbgrader.coursedir import CourseDirectory
 from nbgrader.preprocessors import NbGraderPreprocessor
-from traitlets import Bool, Integer, Unicode
+from traitlets import Bool
 
-from autograder import GATE_DEFERRED, sandbox
+from autograder import sandbox, secret
+from autograder.course_data import GraderFault, resolve_mnist
 from autograder.inputs import inputs_for
+from autograder.settings import KitGrading
 
 PROBE_DIR = Path(__file__).resolve().parent / "probe"
 ANSWER_CELLS = ("setup", "linear", "relu", "cross_entropy", "sgd", "mlp")
@@ -47,13 +56,27 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from probe.run import main
 main(sys.argv[1:])
 """
-NOT_TRUSTED = "The kernel reported this check as {kernel}; that result was not trusted: re-run outside the notebook's kernel, it {verdict}."
+WORKER_LIMITS = sandbox.Limits(cpu_seconds=1200, memory_bytes=4 << 30, processes=64, file_bytes=64 << 20)
+ATTEMPTS = 2  # a crash costs the student only if it happens again in a fresh worker
+START_ATTEMPTS = 3  # a worker that never starts is retried, then grading stops: the grader's fault
+UNSANDBOXED_NOTE = ("**Note from the grader.** This notebook was graded without a sandbox "
+                    "(`KitGrading.sandbox = False` in the course's configuration).")
 
 
 @dataclass(frozen=True)
 class Verdict:
     passed: bool
     text: str  # the failure message, or the line to show on success (may be empty)
+
+
+@dataclass(frozen=True)
+class Grading:
+    """Where and how workers run: everything the trusted side resolved before the first student."""
+
+    helpers: Path  # the released helper modules (trusted copies)
+    mnist: Path | None
+    isolated: bool = True
+    scratch: str | None = None
 
 
 def answer_cells(nb: NotebookNode) -> list[dict[str, str]]:
@@ -69,7 +92,7 @@ def answer_cells(nb: NotebookNode) -> list[dict[str, str]]:
 def _worker_seconds(part: tuple[str, ...]) -> float:
     from autograder.probe.core import CHECK_SECONDS
 
-    return 300.0 if part == ("mnist_accuracy",) else 30.0 + CHECK_SECONDS * len(part)
+    return 900.0 if part == ("mnist_accuracy",) else 60.0 + CHECK_SECONDS * len(part)
 
 
 def _prepare(workdir: Path, part: tuple[str, ...], cells: list[dict[str, str]], helpers: Path) -> None:
@@ -90,64 +113,132 @@ def _prepare(workdir: Path, part: tuple[str, ...], cells: list[dict[str, str]], 
 
 
 def _crash(reason: str) -> dict[str, Any]:
-    return {"timeout": "This check could not finish outside the notebook's kernel: the worker process running your code "
-                       f"{reason}.\n  Likely cause: your code ended the process, ran too long or used too much memory."}
+    return {"crash": True, "timeout": "This check could not finish: the worker process running your code "
+            f"{reason}, twice.\n  Likely cause: your code ended the process, ran too long or used too much memory."}
 
 
-def run_part(part: tuple[str, ...], cells: list[dict[str, str]], helpers: Path, scratch: Path, slot: int,
-             readable: tuple[Path, ...] = ()) -> dict[str, dict[str, Any]]:
-    """Run one part's probes in sandboxed workers (resuming after a crash); return each check's outcome."""
+def _run_worker(box: sandbox.Sandbox, workdir: Path, checks: list[str], seconds: float) -> tuple[bool, str]:
+    """Run the worker on ``checks``; return (it started, how it ended)."""
+    from autograder.probe.run import STARTED
+
+    log = workdir.parent / f"{workdir.name}.stderr"
+    with log.open("wb") as err:
+        try:
+            done = subprocess.run(box.wrap([sys.executable, "-I", str(workdir / "worker.py"), *checks]), cwd=workdir,
+                                  stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=err, timeout=seconds,
+                                  check=False)
+            output, reason = done.stdout, f"ended with exit status {done.returncode}"
+        except subprocess.TimeoutExpired as expired:
+            output, reason = expired.stdout or b"", f"was stopped after {seconds:.0f} s"
+    started = output.startswith(STARTED.encode())
+    if not started:
+        reason = f"{reason}: {log.read_text(errors='replace').strip()[-500:]}"
+    return started, reason
+
+
+def run_part(part: tuple[str, ...], cells: list[dict[str, str]], grading: Grading, scratch: Path) -> dict[str, dict]:
+    """Run one part's probes in sandboxed workers, retrying crashes in fresh workers; return each check's outcome."""
     from autograder.probe.core import load
 
     workdir = scratch / part[0]
-    _prepare(workdir, part, cells, helpers)
-    box = sandbox.Sandbox(user=sandbox.slot_user(slot), workdir=workdir, readable=(*sandbox.python_paths(), *readable),
-                          limits=sandbox.Limits(cpu_seconds=600, memory_bytes=4 << 30, processes=64, file_bytes=64 << 20),
-                          env={"OPENBLAS_NUM_THREADS": "1", "MNIST_DIR": os.environ.get("MNIST_DIR", "")})
+    try:
+        _prepare(workdir, part, cells, grading.helpers)
+    except OSError as error:
+        raise GraderFault(f"could not prepare the worker's folder in {scratch} ({error})") from error
+    box = sandbox.Sandbox(workdir=workdir, readable=(*sandbox.python_paths(), *([grading.mnist] if grading.mnist else [])),
+                          limits=WORKER_LIMITS, isolated=grading.isolated,
+                          env={"OPENBLAS_NUM_THREADS": "1", "MNIST_DIR": str(grading.mnist or "")})
     box.prepare()
     outcomes: dict[str, dict[str, Any]] = {}
-    results = workdir / "results"
+    crashes: dict[str, int] = {}
+    failed_starts, results = 0, workdir / "results"
     while len(outcomes) < len(part):
         remaining = [check for check in part if check not in outcomes]
-        try:
-            finished = subprocess.run(box.wrap([sys.executable, "-I", str(workdir / "worker.py"), *remaining]), cwd=workdir,
-                                      stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
-                                      timeout=_worker_seconds(part), check=False)
-            reason = f"ended with exit status {finished.returncode}"
-        except subprocess.TimeoutExpired:
-            reason = f"was stopped after {_worker_seconds(part):.0f} s"
-        started = False
+        started, reason = _run_worker(box, workdir, remaining, _worker_seconds(part))
+        if not started:
+            failed_starts += 1
+            if failed_starts >= START_ATTEMPTS:
+                raise GraderFault(f"the sandboxed worker could not start ({reason})")
+            continue
+        running = None
         for check in remaining:
             if (results / f"{check}.json").exists():
                 try:
                     outcomes[check] = load(results / check)
-                except Exception as error:  # noqa: BLE001 - the student's code shares the worker and may spoil its files
-                    outcomes[check] = _crash(f"left an unreadable result ({type(error).__name__})")
+                except OSError as error:
+                    if error.errno in (errno.ENOSPC, errno.EDQUOT):
+                        raise GraderFault(f"the disk holding {scratch} is full") from error
+                    running = check
+                except Exception:  # noqa: BLE001 - the student's code shares the worker and may spoil its files
+                    running = check
+                if running:
+                    (results / f"{check}.json").unlink(missing_ok=True)
+                    break
             elif (results / f"{check}.started").exists():
-                outcomes[check], started = _crash(f"{reason} while running this check"), True
-        if not started:  # it died before any check began: loading the answer cells ended it
-            for check in part:
-                outcomes.setdefault(check, _crash(f"{reason} while running your answer cells"))
+                running = check
+                break
+        if running is None and all(check in outcomes for check in remaining):
+            continue
+        key = running or "<answer cells>"  # no check began: loading the answer cells ended the worker
+        crashes[key] = crashes.get(key, 0) + 1
+        if running:
+            (results / f"{running}.started").unlink(missing_ok=True)
+        if crashes[key] >= ATTEMPTS:
+            where = "while running this check" if running else "while running your answer cells"
+            for check in [running] if running else remaining:
+                outcomes[check] = _crash(f"{reason} {where}")
     return outcomes
 
 
-def verify(cells: list[dict[str, str]], helpers: Path, slot: int = 0, readable: tuple[Path, ...] = ()) -> dict[str, Verdict]:
-    """Every hidden check, probed in sandboxed workers and judged here: check name -> verdict."""
+def _judge(check: str, outcome: dict[str, Any]) -> Verdict:
+    """The verdict on one check; raise ``_Unjudgeable`` if the judge itself failed on the record."""
     from autograder.checks import judge
 
+    try:
+        note = judge(check, inputs_for(check), outcome)
+    except AssertionError as failure:
+        return Verdict(False, str(failure))
+    except Exception as error:  # noqa: BLE001 - the record may be spoiled by the student, or the judge broken
+        raise _Unjudgeable(f"{type(error).__name__}: {error}") from error
+    return Verdict(True, note or "")
+
+
+class _Unjudgeable(Exception):
+    pass
+
+
+def verify(cells: list[dict[str, str]], grading: Grading, control: list[dict[str, str]] | None = None
+           ) -> dict[str, Verdict]:
+    """Every hidden check, probed in sandboxed workers and judged here: check name -> verdict.
+
+    ``control`` is the course's own solution: a crash or an unjudgeable record is charged to the student only
+    if the solution passes that check in the same setting; otherwise ``GraderFault``.
+    """
     verdicts: dict[str, Verdict] = {}
-    with tempfile.TemporaryDirectory(prefix="kit-verify-") as scratch:
+    with tempfile.TemporaryDirectory(prefix="kit-verify-", dir=grading.scratch) as scratch:
+        os.chmod(scratch, 0o711)  # under root the sandbox's user must pass through (not list) to its folder
         for part in PARTS:
-            for check, outcome in run_part(part, cells, helpers, Path(scratch), slot, readable).items():
+            outcomes = run_part(part, cells, grading, Path(scratch) / "student")
+            suspects: dict[str, str] = {}
+            for check, outcome in outcomes.items():
                 try:
-                    note = judge(check, inputs_for(check), outcome)
-                except AssertionError as failure:
-                    verdicts[check] = Verdict(False, str(failure))
-                except Exception as error:  # noqa: BLE001 - a record spoiled by the student's code is not judged
-                    verdicts[check] = Verdict(False, f"This check's record from outside the kernel could not be judged "
-                                                     f"({type(error).__name__}: {error}); your code changed or broke it.")
-                else:
-                    verdicts[check] = Verdict(True, note or "")
+                    verdicts[check] = _judge(check, outcome)
+                except _Unjudgeable as error:
+                    suspects[check] = str(error)
+                    verdicts[check] = Verdict(False, f"This check's record could not be judged ({error}); your code "
+                                                     "changed or broke the worker's files.")
+                if outcome.get("crash"):
+                    suspects[check] = outcome["timeout"]
+            if suspects and control is not None:
+                reference = run_part(part, control, grading, Path(scratch) / f"control-{part[0]}")
+                for check, why in suspects.items():
+                    try:
+                        passed = _judge(check, reference[check]).passed
+                    except _Unjudgeable:
+                        passed = False
+                    if not passed:
+                        raise GraderFault(f"{check} fails for the course's own solution too, so the grader is at "
+                                          f"fault, not the student ({why.splitlines()[0]})")
     return verdicts
 
 
@@ -156,36 +247,63 @@ def _error_output(text: str) -> NotebookNode:
 
 
 def apply_verdict(cell: NotebookNode, verdict: Verdict) -> None:
-    """Replace the test cell's outputs with the verdict (an error output costs the cell's points), noting a disagreement."""
-    outputs = cell.get("outputs", [])
-    kernel_passed = not any(o.get("output_type") == "error" for o in outputs)
-    deferred = any(GATE_DEFERRED in "".join(o.get("text", "")) for o in outputs)  # the kernel left this check to us
-    text = verdict.text
-    if kernel_passed != verdict.passed and not deferred:
-        note = NOT_TRUSTED.format(kernel="passed" if kernel_passed else "failed", verdict="passed" if verdict.passed else "failed")
-        text = f"{text}\n  {note}" if text else note
-    cell.outputs = [_error_output(text)] if not verdict.passed else (
-        [NotebookNode(output_type="stream", name="stdout", text=text + "\n")] if text else [])
+    """Replace the test cell's outputs (the kernel's stand-in) with the verdict: an error output costs the points."""
+    cell.outputs = [_error_output(verdict.text)] if not verdict.passed else (
+        [NotebookNode(output_type="stream", name="stdout", text=verdict.text + "\n")] if verdict.text else [])
+
+
+_resolved: dict[tuple[str, str], Grading] = {}
+
+
+def prepare_grading(config: Any, assignment: str, log: Any = None) -> Grading:
+    """Resolve, once per process: the helpers, the secret, MNIST, the sandbox. Raises ``GraderFault`` or
+    ``sandbox.SandboxError`` with the reason before any student is graded."""
+    kit = KitGrading(config=config)
+    coursedir = CourseDirectory(config=config)
+    key = (coursedir.root, assignment)
+    if key in _resolved:
+        return _resolved[key]
+    helpers = Path(coursedir.format_path(coursedir.release_directory, ".", assignment)).resolve()
+    if not helpers.is_dir():
+        raise GraderFault(f"the release {helpers} is missing: run `nbgrader generate_assignment {assignment}` first")
+    if str(helpers) not in sys.path:  # the judges import the course's helpers: the released, trusted copies
+        sys.path.insert(0, str(helpers))
+    where, created = secret.use_course_secret(kit.secret_path())
+    if log is not None:
+        log.info("Hidden inputs drawn from the grading secret in %s%s", where, " (created now)" if created else "")
+    mnist = resolve_mnist(kit, helpers)
+    os.environ["MNIST_DIR"] = str(mnist)  # the judge's accuracy measurement reads the same validated copy
+    if kit.sandbox:
+        sandbox.check_available()
+    _resolved[key] = Grading(helpers, mnist, kit.sandbox, kit.scratch())
+    return _resolved[key]
+
+
+def control_cells(config: Any, assignment: str, notebook: str) -> list[dict[str, str]] | None:
+    """The answer cells of the course's own solution (its source notebook), the control for suspected faults."""
+    coursedir = CourseDirectory(config=config)
+    path = Path(coursedir.format_path(coursedir.source_directory, ".", assignment)) / f"{notebook}.ipynb"
+    return answer_cells(nbformat.read(path, as_version=4)) if path.exists() else None
 
 
 class VerifyOutsideKernel(NbGraderPreprocessor):
-    """Re-run every hidden check outside the kernel, sandboxed; its verdict replaces the kernel's in the test cells."""
+    """Decide every hidden check outside the kernel, sandboxed; the verdict replaces the test cell's output."""
 
     enabled = Bool(True, help="Verify outside the kernel (turn off only to debug the kit itself).").tag(config=True)
-    helpers = Unicode("release/{assignment}", help="Folder of the released helper modules given to the worker.").tag(config=True)
-    slot = Integer(-1, help="Grading slot (its sandbox user); -1 reads KIT_SANDBOX_SLOT, default 0.").tag(config=True)
 
     def preprocess(self, nb: NotebookNode, resources: dict[str, Any]) -> tuple[NotebookNode, dict[str, Any]]:
-        helpers = Path(self.helpers.format(assignment=resources["nbgrader"]["assignment"])).resolve()
-        if str(helpers) not in sys.path:  # the judges import the course's helpers: the released, trusted copies
-            sys.path.insert(0, str(helpers))
-        slot = self.slot if self.slot >= 0 else int(os.environ.get("KIT_SANDBOX_SLOT", "0"))
-        mnist = os.environ.get("MNIST_DIR")
-        self.log.info("Verifying %s outside the kernel", resources["nbgrader"]["student"])
-        verdicts = verify(answer_cells(nb), helpers, slot, (Path(mnist),) if mnist else ())
+        info = resources["nbgrader"]
+        grading = prepare_grading(self.config, info["assignment"], self.log)
+        self.log.info("Verifying %s outside the kernel", info["student"])
+        try:
+            verdicts = verify(answer_cells(nb), grading, control_cells(self.config, info["assignment"], info["notebook"]))
+        except OSError as error:
+            raise GraderFault(f"the grader's own files failed ({error})") from error
         for cell in nb.cells:
             grade_id = cell.get("metadata", {}).get("nbgrader", {}).get("grade_id", "")
             check = grade_id[len("test_"):]
             if cell.cell_type == "code" and grade_id.startswith("test_") and check in verdicts:
                 apply_verdict(cell, verdicts[check])
+        if not grading.isolated:
+            nb.cells.insert(0, nbformat.v4.new_markdown_cell(UNSANDBOXED_NOTE))
         return nb, resources

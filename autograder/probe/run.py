@@ -50,9 +50,14 @@ def load_answer(cells: list[dict[str, str]]) -> tuple[dict[str, Any], dict[str, 
     return namespace, errors
 
 
+STARTED = "kit-worker-started"
+"""Printed before any student code runs: a worker that never says it did not start (the grader's fault)."""
+
+
 def main(checks: list[str]) -> None:
     results = Path("results")
     results.mkdir(exist_ok=True)
+    print(STARTED, flush=True)
     namespace, cell_errors = load_answer(json.loads(Path("answer.json").read_text()))
     for check in checks:
         target = results / check

@@ -1,0 +1,35 @@
+"""MNIST for grading, found once on the trusted side: every sandbox then gets one absolute, validated, read-only path."""
+from __future__ import annotations
+
+import os
+import sys
+from pathlib import Path
+
+from autograder.settings import KitGrading
+
+
+class GraderFault(RuntimeError):
+    """Grading cannot be trusted for a reason that is not the student's: the submission is left ungraded."""
+
+
+def resolve_mnist(kit: KitGrading, helpers: Path) -> Path:
+    """The absolute MNIST folder for this course, validated (every file, as the loader checks them).
+
+    Order: ``KitGrading.mnist_dir`` (relative to the course), ``$MNIST_DIR`` (relative to the current folder),
+    the download cache (downloading if ``KitGrading.download_mnist``). Raises ``GraderFault`` with the loader's
+    message when the data is missing or corrupt.
+    """
+    if str(helpers) not in sys.path:
+        sys.path.insert(0, str(helpers))
+    from mnist_data import MnistDataError, load_mnist
+
+    try:
+        if kit.mnist_dir:
+            data = load_mnist(kit.course_root() / Path(kit.mnist_dir).expanduser())
+        elif os.environ.get("MNIST_DIR"):
+            data = load_mnist(Path(os.environ["MNIST_DIR"]).expanduser().resolve())
+        else:
+            data = load_mnist(download=kit.download_mnist)
+    except MnistDataError as error:
+        raise GraderFault(f"MNIST for the gate cannot be used, so nobody was graded: {error}") from None
+    return Path(data.source).resolve()
