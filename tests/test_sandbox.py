@@ -1,9 +1,10 @@
-"""The sandbox: an unprivileged user, no network, a private file system, limits, and nothing left running afterwards."""
+"""The sandbox: its own user and processes, no network, a private file system, limits, nothing left running."""
 from __future__ import annotations
 
 import subprocess
 import sys
 import textwrap
+import threading
 from pathlib import Path
 
 import pytest
@@ -11,38 +12,50 @@ import pytest
 from autograder import sandbox
 
 pytestmark = pytest.mark.skipif(sys.platform != "linux", reason="the sandbox uses Linux namespaces")
+REPO = Path(__file__).resolve().parents[1]
+GRADER = REPO / "autograder"
 
 
-DEFAULT_LIMITS = sandbox.Limits()
-
-
-def _run(tmp_path: Path, code: str, limits: sandbox.Limits = DEFAULT_LIMITS, seconds: float = 60) -> subprocess.CompletedProcess:
-    box = sandbox.Sandbox(user=sandbox.slot_user(0), workdir=tmp_path / "work", readable=sandbox.python_paths(), limits=limits)
+def _run(tmp_path: Path, code: str, limits: sandbox.Limits = sandbox.Limits(), name: str = "work",
+         hidden: tuple[Path, ...] = ()) -> subprocess.CompletedProcess:
+    box = sandbox.Sandbox(workdir=tmp_path / name, readable=(*sandbox.python_paths(), REPO), hidden=hidden, limits=limits)
     box.prepare()
-    return subprocess.run(box.wrap([sys.executable, "-c", textwrap.dedent(code)]), capture_output=True, text=True, timeout=seconds, check=False)
+    return subprocess.run(box.wrap([sys.executable, "-c", textwrap.dedent(code)]), capture_output=True, text=True,
+                          timeout=120, check=False)
 
 
-def test_code_runs_as_the_sandbox_user_in_its_working_directory(tmp_path: Path) -> None:
-    result = _run(tmp_path, "import os, pwd; print(pwd.getpwuid(os.getuid()).pw_name, os.getcwd())")
-    assert result.stdout.split() == [sandbox.slot_user(0), str(tmp_path / "work")], result.stderr
+def test_code_runs_as_nobody_without_capabilities_in_its_working_directory(tmp_path: Path) -> None:
+    result = _run(tmp_path, """
+        import os
+        print(os.getuid(), os.getcwd(), [l.split()[1] for l in open('/proc/self/status') if l.startswith('CapEff')][0])
+    """)
+    assert result.stdout.split() == [str(sandbox.SANDBOX_UID), str(tmp_path / "work"), "0000000000000000"], result.stderr
 
 
 def test_files_outside_the_sandbox_cannot_be_read_or_written(tmp_path: Path) -> None:
     (tmp_path / "secret.txt").write_text("solutions")
-    repo = Path(__file__).resolve().parents[1]
     result = _run(tmp_path, f"""
         import os
-        print([os.path.exists(p) for p in ({str(tmp_path / "secret.txt")!r}, {str(repo / "source")!r}, {str(repo / "solutions")!r})])
-        for path in ("/etc/kit-test", "/usr/kit-test", {str(tmp_path / "written")!r}):
+        print([os.path.exists(p) for p in ({str(tmp_path / "secret.txt")!r}, "/root/.ssh", "/home")])
+        for path in ("/etc/kit-test", "/usr/kit-test", {str(REPO / "written")!r}):
             try:
                 open(path, "w")
                 print("wrote", path)
             except OSError:
                 pass
+        os.makedirs({str(tmp_path)!r}, exist_ok=True)
+        open({str(tmp_path / "written")!r}, "w")  # the sandbox's private /tmp: never the host's
         open("mine.txt", "w").write("ok")
     """)
     assert result.stdout.strip() == "[False, False, False]", result.stdout + result.stderr
     assert (tmp_path / "work" / "mine.txt").read_text() == "ok" and not (tmp_path / "written").exists()
+    assert not (REPO / "written").exists()
+
+
+def test_hidden_paths_are_empty_even_inside_a_readable_folder(tmp_path: Path) -> None:
+    result = _run(tmp_path, f"import os; print(os.listdir({str(GRADER)!r}), os.path.exists({str(REPO / 'README.md')!r}))",
+                  hidden=(GRADER,))
+    assert result.stdout.split() == ["[]", "True"], result.stdout + result.stderr
 
 
 def test_there_is_no_network(tmp_path: Path) -> None:
@@ -62,28 +75,57 @@ def test_a_detached_child_ends_with_the_sandboxed_command(tmp_path: Path) -> Non
     marker = tmp_path / "work" / "still-running"
     result = _run(tmp_path, f"""
         import subprocess, sys
-        subprocess.Popen([sys.executable, "-c", "import time; time.sleep(3); open({str(marker)!r}, 'w')"], start_new_session=True)
+        subprocess.Popen([sys.executable, "-c", "import time; time.sleep(3); open({str(marker)!r}, 'w')"],
+                         start_new_session=True)
     """)
     assert result.returncode == 0, result.stderr
     subprocess.run(["sleep", "4"], check=True)
     assert not marker.exists()
 
 
+FORK_AND_ALLOCATE = """
+    import os, time
+    try:
+        blocks = [bytearray(1 << 28) for _ in range(8)]
+        print("allocated 2 GiB")
+    except MemoryError:
+        print("MemoryError")
+    children = 0
+    try:
+        for _ in range(100):
+            if os.fork() == 0:
+                time.sleep(8)
+                os._exit(0)
+            children += 1
+    except OSError:
+        pass
+    print("forked", children)
+"""
+
+
 def test_memory_and_process_limits_hold(tmp_path: Path) -> None:
-    result = _run(tmp_path, """
-        import os
-        try:
-            blocks = [bytearray(1 << 28) for _ in range(8)]
-            print("allocated 2 GiB")
-        except MemoryError:
-            print("MemoryError")
-        children = 0
-        try:
-            for _ in range(100):
-                if os.fork() == 0:
-                    import time; time.sleep(5); os._exit(0)
-                children += 1
-        except OSError:
-            print("fork refused after", children)
-    """, limits=sandbox.Limits(memory_bytes=1 << 30, processes=20))
-    assert "MemoryError" in result.stdout and "fork refused after" in result.stdout, result.stdout + result.stderr
+    result = _run(tmp_path, FORK_AND_ALLOCATE, limits=sandbox.Limits(memory_bytes=1 << 30, processes=20))
+    assert "MemoryError" in result.stdout and "forked" in result.stdout, result.stdout + result.stderr
+    assert int(result.stdout.split("forked")[1]) < 20
+
+
+def test_each_sandbox_has_its_own_process_limit(tmp_path: Path) -> None:
+    """Two sandboxes at once, of the same user: each may start its own 15 processes (the limit is per sandbox)."""
+    results: dict[str, subprocess.CompletedProcess] = {}
+    code = FORK_AND_ALLOCATE.replace("range(100)", "range(15)")
+    threads = [threading.Thread(target=lambda n=n: results.__setitem__(n, _run(tmp_path, code, sandbox.Limits(processes=20),
+                                                                               name=n))) for n in ("a", "b")]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert [int(results[n].stdout.split("forked")[1]) for n in ("a", "b")] == [15, 15], results
+
+
+def test_a_machine_that_cannot_sandbox_is_told_how_to_fix_it(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    broken = tmp_path / "bwrap"
+    broken.write_text("#!/bin/sh\necho 'bwrap: No permissions to create new namespace' >&2\nexit 1\n")
+    broken.chmod(0o755)
+    monkeypatch.setattr(sandbox, "bwrap_binary", lambda: broken)
+    with pytest.raises(sandbox.SandboxError, match="unprivileged user namespaces.*KitGrading.sandbox = False"):
+        sandbox.check_available()
