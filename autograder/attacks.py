@@ -20,10 +20,11 @@ ALL_CELLS = tuple(cell for cells in PART_CELLS.values() for cell in cells) + (GA
 
 @dataclass(frozen=True)
 class Context:
-    """What an attacker is assumed to know: where the gradebook and the solutions are."""
+    """What an attacker is assumed to know: where the gradebook, the solutions and the grader's files are."""
 
     gradebook: str
     solution_notebooks: tuple[str, ...]
+    grader_files: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -41,7 +42,8 @@ def _cheat(code: str, cell: str = "linear", at_end: bool = False) -> Callable[[s
     anchor = {"linear": "class Linear(Module):", "mlp": "        return self.fc1.backward(grad)"}[cell]
 
     def make(solution: str, context: Context) -> dict[str, str]:
-        text = code.format(gradebook=context.gradebook, solutions=list(context.solution_notebooks))
+        text = code.format(gradebook=context.gradebook, solutions=list(context.solution_notebooks),
+                           grader=list(context.grader_files))
         new = f"{anchor}\n\n\n{text}" if at_end else f"{text}\n\n{anchor}"
         return {"mlp.ipynb": apply_edits(solution, (WRONG_DW, Edit(cell, anchor, new)))}
 
@@ -142,6 +144,11 @@ CHEATS: tuple[Submission, ...] = (
         "try:\n    import torch\n    _have_torch = True\nexcept ImportError:\n    _have_torch = False"), WRONG_DW_LOSES),
     Submission("cheat_kill_grader", "kills its parent process and the namespace's first process", _cheat(
         "import os, signal\nfor _pid in {{os.getppid(), 1}}:\n    try:\n        os.kill(_pid, signal.SIGKILL)\n    except Exception:\n        pass"),
+        WRONG_DW_LOSES),
+    Submission("cheat_print_grader_source", "prints the grader's reference, mistake catalogue and secret module", _cheat(
+        "import importlib, inspect\nfor _name in ('autograder.reference', 'autograder.mistakes', 'autograder.secret'):\n"
+        "    try:\n        print(inspect.getsource(importlib.import_module(_name)))\n    except Exception:\n        pass\n"
+        "for _path in {grader!r}:\n    try:\n        print(open(_path).read())\n    except Exception:\n        pass"),
         WRONG_DW_LOSES),
     Submission("cheat_print_environment", "prints the kernel's environment, looking for the grader's secret", _cheat(
         "import os\nprint(dict(os.environ))"), WRONG_DW_LOSES),

@@ -25,11 +25,11 @@ def resolve_mnist(kit: KitGrading, helpers: Path) -> Path:
 
     try:
         if kit.mnist_dir:
-            data = load_mnist(kit.course_root() / Path(kit.mnist_dir).expanduser())
+            data = load_mnist((kit.course_root() / Path(kit.mnist_dir).expanduser()).resolve())
         elif os.environ.get("MNIST_DIR"):
             data = load_mnist(Path(os.environ["MNIST_DIR"]).expanduser().resolve())
         else:
             data = load_mnist(download=kit.download_mnist)
     except MnistDataError as error:
-        raise GraderFault(f"MNIST for the gate cannot be used, so nobody was graded: {error}") from None
+        raise GraderFault(f"MNIST for the gate cannot be used: {error}") from None
     return Path(data.source).resolve()

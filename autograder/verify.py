@@ -77,6 +77,7 @@ class Grading:
     mnist: Path | None
     isolated: bool = True
     scratch: str | None = None
+    secret: str = ""  # where the grading secret is (a file, or the environment variable)
 
 
 def answer_cells(nb: NotebookNode) -> list[dict[str, str]]:
@@ -274,7 +275,7 @@ def prepare_grading(config: Any, assignment: str, log: Any = None) -> Grading:
     os.environ["MNIST_DIR"] = str(mnist)  # the judge's accuracy measurement reads the same validated copy
     if kit.sandbox:
         sandbox.check_available()
-    _resolved[key] = Grading(helpers, mnist, kit.sandbox, kit.scratch())
+    _resolved[key] = Grading(helpers, mnist, kit.sandbox, kit.scratch(), where + (" (created now)" if created else ""))
     return _resolved[key]
 
 

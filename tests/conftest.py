@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import io
 import os
+import subprocess
 import sys
 import time
 from dataclasses import dataclass
@@ -15,6 +16,7 @@ sys.path.insert(0, str(REPO / "source" / "mlp"))  # the assignment's helper modu
 os.environ.setdefault("MLP_GRADER_SECRET", "the-kit-tests-own-secret")  # tests pass for any secret; this one must never leak
 
 from autograder import classroom, grade  # noqa: E402
+from gradingkit import MNIST, make_course  # noqa: E402
 from autograder.attacks import CHEATS, CORRECT, FAULTS, Context  # noqa: E402
 from autograder.mistakes import MISTAKES, VARIANTS, apply_edits  # noqa: E402
 
@@ -29,6 +31,8 @@ class GradedClass:
     grades: dict[str, dict[str, classroom.CellGrade]]
     seconds: float
     log: str
+    other_course: Path  # a second course, graded by another command at the same time
+    other_log: str
 
 
 @pytest.fixture(scope="session")
@@ -45,13 +49,20 @@ def graded_class(course: Path) -> GradedClass:
     classroom.submit(course, UNTOUCHED, (course / "release" / classroom.ASSIGNMENT / classroom.NOTEBOOK).read_text())
     for entry in (*MISTAKES, *VARIANTS):
         classroom.submit(course, entry.name, apply_edits(solution, entry.edits))
+    grader = REPO / "autograder"
     context = Context(str(course / "gradebook.db"), tuple(str(p) for p in (
-        REPO / "source" / "mlp" / "mlp.ipynb", course / "source" / "mlp" / "mlp.ipynb", course / "solutions" / "mlp" / "mlp.ipynb")))
+        REPO / "source" / "mlp" / "mlp.ipynb", course / "source" / "mlp" / "mlp.ipynb", course / "solutions" / "mlp" / "mlp.ipynb")),
+        tuple(str(grader / name) for name in ("reference.py", "mistakes.py", "secret.py")))
     for entry in (*CHEATS, *FAULTS, *CORRECT):
         for name, text in entry.make(solution, context).items():
             classroom.submit(course, entry.name, text, name)
+    other = make_course(course.parent / "other-course", "other-course", f"c.KitGrading.mnist_dir = {str(MNIST)!r}",
+                        {"other_reference": "reference", "other_einsum": "einsum_float64", "other_release": "release"})
+    concurrent = subprocess.Popen([sys.executable, "-m", "autograder.grade", classroom.ASSIGNMENT, "--jobs", "2"], cwd=other,
+                                  stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
     start, log = time.perf_counter(), io.StringIO()
     results = grade.grade_class(course, classroom.ASSIGNMENT, classroom.NOTEBOOK, jobs=JOBS, out=log)
     seconds = time.perf_counter() - start
+    other_log, _ = concurrent.communicate(timeout=1800)
     assert all(results.values()), log.getvalue()
-    return GradedClass(course, classroom.cell_grades(course), seconds, log.getvalue())
+    return GradedClass(course, classroom.cell_grades(course), seconds, log.getvalue(), other, other_log)

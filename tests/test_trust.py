@@ -5,6 +5,7 @@ import io
 import json
 import re
 import sqlite3
+from pathlib import Path
 
 import pytest
 from conftest import JOBS, GradedClass
@@ -64,6 +65,15 @@ def test_the_grader_secret_reaches_no_notebook(graded_class: GradedClass) -> Non
     assert not leaked
 
 
+def test_no_notebook_shows_the_graders_source(graded_class: GradedClass) -> None:
+    """The kernel has only a stand-in of the grader: printing its modules or reading its files shows nothing of it."""
+    grader = Path(__file__).resolve().parents[1] / "autograder"
+    lines = [line for name in ("reference.py", "mistakes.py", "secret.py") for line in (grader / name).read_text().splitlines()
+             if line.startswith("def ")]
+    text = _notebook_text(graded_class, "cheat_print_grader_source")
+    assert not [line for line in lines if line in text]
+
+
 def test_a_huge_output_is_cut_in_the_graded_notebook(graded_class: GradedClass) -> None:
     path = graded_class.course / "autograded" / "fault_huge_output" / classroom.ASSIGNMENT / classroom.NOTEBOOK
     assert path.stat().st_size < 1_000_000
@@ -84,3 +94,12 @@ def test_grading_again_after_an_interruption_grades_only_what_is_missing(graded_
     grade.grade_class(graded_class.course, classroom.ASSIGNMENT, classroom.NOTEBOOK, jobs=JOBS, out=log)
     assert f"Grading 1 of {len(graded_class.grades)} submissions" in log.getvalue()
     assert classroom.cell_grades(graded_class.course) == graded_class.grades
+
+
+def test_a_class_graded_at_the_same_time_by_another_command_is_unaffected(graded_class: GradedClass) -> None:
+    """Two grading commands at once, one class with a fork bomb and a memory bomb: every correct submission is full."""
+    other = classroom.cell_grades(graded_class.other_course)
+    totals = {student: sum(g.score for g in cells.values()) for student, cells in other.items()}
+    assert totals == {"other_reference": 100, "other_einsum": 100, "other_release": 0}, graded_class.other_log
+    correct = [s for s in graded_class.grades if s.startswith("correct_")] + ["reference"]
+    assert all(sum(g.score for g in graded_class.grades[s].values()) == 100 for s in correct)

@@ -1,0 +1,65 @@
+"""MNIST is found once, on the trusted side, wherever the instructor put it, and every sandbox gets its absolute path."""
+from __future__ import annotations
+
+import hashlib
+from pathlib import Path
+
+import pytest
+from gradingkit import MNIST, REPO
+from traitlets.config import Config
+
+from autograder.course_data import GraderFault, resolve_mnist
+from autograder.settings import KitGrading
+
+HELPERS = REPO / "release" / "mlp"
+
+
+def _kit(course: Path, **traits: object) -> KitGrading:
+    config = Config()
+    config.CourseDirectory.root = str(course)
+    for name, value in traits.items():
+        setattr(config.KitGrading, name, value)
+    return KitGrading(config=config)
+
+
+@pytest.fixture
+def elsewhere(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """A course folder, with the command started from another folder, and no MNIST_DIR."""
+    monkeypatch.delenv("MNIST_DIR", raising=False)
+    (tmp_path / "course" / "data").mkdir(parents=True)
+    (tmp_path / "course" / "data" / "mnist").symlink_to(MNIST)
+    (tmp_path / "cwd").mkdir()
+    monkeypatch.chdir(tmp_path / "cwd")
+    return tmp_path / "course"
+
+
+def test_a_relative_configured_folder_is_taken_from_the_course_not_the_current_folder(elsewhere: Path) -> None:
+    found = resolve_mnist(_kit(elsewhere, mnist_dir="data/mnist"), HELPERS)
+    assert found == MNIST and found.is_absolute()
+
+
+def test_a_relative_mnist_dir_variable_is_taken_from_the_folder_the_command_runs_in(
+        elsewhere: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(elsewhere)
+    monkeypatch.setenv("MNIST_DIR", "data/mnist")
+    assert resolve_mnist(_kit(elsewhere), HELPERS) == MNIST
+
+
+def test_the_download_cache_is_used_and_handed_on_as_an_absolute_path(
+        elsewhere: Path, monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    import mnist_data
+
+    cache = tmp_path / "home" / ".cache" / "dl-notes" / "mnist"
+    cache.mkdir(parents=True)
+    for file in MNIST.glob("*.gz"):
+        (cache / file.name).write_bytes(file.read_bytes())
+        # the shared copy's training images are a rebuild: accept these bytes as "official" for this test
+        monkeypatch.setitem(mnist_data.OFFICIAL_SHA256, file.name, hashlib.sha256(file.read_bytes()).hexdigest())
+    monkeypatch.setenv("HOME", str(tmp_path / "home"))
+    monkeypatch.delenv("MNIST_CACHE_DIR", raising=False)
+    assert resolve_mnist(_kit(elsewhere, download_mnist=False), HELPERS) == cache
+
+
+def test_missing_data_is_the_graders_fault_with_the_loaders_message(elsewhere: Path) -> None:
+    with pytest.raises(GraderFault, match="MNIST for the gate cannot be used.*no-such-folder"):
+        resolve_mnist(_kit(elsewhere, mnist_dir="no-such-folder"), HELPERS)
