@@ -1,7 +1,7 @@
 """Helpers of the trusted half of the checks: read what a probe recorded, failing with the student's error if it raised."""
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from nn_diagnosis import explain_error
@@ -34,3 +34,19 @@ def got(record: dict[str, Any], key: str, what: str, formula: str = "", causes: 
     if isinstance(value, dict) and "opaque" in value:
         return Opaque(value)
     return value
+
+
+def judge_cases(cases: Sequence[dict[str, Any]], records: Sequence[dict[str, Any]],
+                judge_one: Callable[[dict[str, Any], dict[str, Any]], None]) -> None:
+    """Judge every case; fail with the first failure whose cause is identified, else the first failure.
+
+    A small case can leave two mistakes indistinguishable (then no cause is named); a larger one may tell them apart.
+    """
+    failures = []
+    for case, record in zip(cases, records, strict=True):
+        try:
+            judge_one(case, record)
+        except AssertionError as failure:
+            failures.append(str(failure))
+    if failures:
+        raise AssertionError(next((f for f in failures if "\n  Likely cause:" in f), failures[0]))

@@ -51,11 +51,21 @@ def _relu_backward(rng: np.random.Generator) -> Inputs:
 
 
 def _classification(rng: np.random.Generator) -> Inputs:
-    """Logits (B, C) and targets, with B = 1 among the cases, then logits up to ±1000 (exp overflows unless shifted)."""
+    """Logits (B, C) and targets: B = 1 among the cases, then three kinds of huge logits, always in this order:
+    ±1000 with every target near its row's max (exp overflows unless shifted; no probability underflows), small logits
+    with each target 800 below its row's max (its probability underflows to 0), and ±1000 with random targets."""
     cases = []
     for batch, classes in [(1, int(rng.integers(3, 6))), (int(rng.integers(4, 9)), 2), (int(rng.integers(10, 20)), 10)]:
-        cases.append({"z": 3.0 * rng.standard_normal((batch, classes)), "y": rng.integers(0, classes, size=batch)})
-    cases.append({"z": rng.uniform(-1000.0, 1000.0, size=(6, 5)), "y": rng.integers(0, 5, size=6)})
+        cases.append({"z": 3.0 * rng.standard_normal((batch, classes)), "y": rng.integers(0, classes, size=batch), "fd": True})
+    near = rng.uniform(-1000.0, 1000.0, size=(5, 4))
+    y_near = rng.integers(0, 4, size=5)
+    near[np.arange(5), y_near] = near.max(axis=1) - rng.uniform(0.0, 3.0, size=5)
+    cases.append({"z": near, "y": y_near, "fd": False})
+    far = rng.standard_normal((5, 4))
+    y_far = rng.integers(0, 4, size=5)
+    far[np.arange(5), y_far] = -800.0 - rng.uniform(0.0, 5.0, size=5)
+    cases.append({"z": far, "y": y_far, "fd": False})
+    cases.append({"z": rng.uniform(-1000.0, 1000.0, size=(6, 5)), "y": rng.integers(0, 5, size=6), "fd": False})
     for case in cases:  # an earlier forward call, which backward must not use
         case["z_stale"] = rng.standard_normal(case["z"].shape)
         case["y_stale"] = rng.integers(0, case["z"].shape[1], size=case["z"].shape[0])
@@ -63,10 +73,14 @@ def _classification(rng: np.random.Generator) -> Inputs:
 
 
 def _sgd(rng: np.random.Generator) -> Inputs:
+    """The parameter without a gradient first, in the middle and last, for every secret (a `break` is caught)."""
     shapes = [(4, 3), (3,), (2, 5), (1,), (5, 1)]
-    return {"params": [rng.standard_normal(s).astype(np.float32) for s in shapes],
-            "grads": [rng.standard_normal(s).astype(np.float32) for s in shapes],
-            "skipped": int(rng.integers(len(shapes))), "lr": float(rng.uniform(0.05, 0.5)), "steps": 2}
+    cases = []
+    for skipped in (0, len(shapes) // 2, len(shapes) - 1):
+        cases.append({"params": [rng.standard_normal(s).astype(np.float32) for s in shapes],
+                      "grads": [rng.standard_normal(s).astype(np.float32) for s in shapes],
+                      "skipped": skipped, "lr": float(rng.uniform(0.05, 0.5))})
+    return {"cases": cases, "steps": 2}
 
 
 def _weights(rng: np.random.Generator, d_in: int, hidden: int, classes: int) -> dict[str, np.ndarray]:
@@ -94,6 +108,14 @@ def _mlp_backward(rng: np.random.Generator) -> Inputs:
 
 GATE_HIDDEN, GATE_BATCH, GATE_TRAIN_SIZE = 256, 32, 60000
 GATE_LEARNING_RATES = (0.15, 0.15, 0.15, 0.15, 0.15, 0.03)  # one per epoch
+# Speed (autograder/probe/gate.py): a step's Python lines must not grow with the batch, and its CPU time must stay
+# within GATE_MAX_SLOWDOWN times the probe's own float32 NumPy step, measured alternately with it (median of pairs;
+# float64 + einsum needs about 15). GATE_WALL_SECONDS only stops a hang that uses no CPU (the probe stops a step
+# after 10 CPU seconds): code within the limit trains in at most about 220 CPU seconds, about 700 s of wall time with
+# two busy processes per core. The worker's own timeout (verify.py) must be longer.
+GATE_MAX_SLOWDOWN = 40.0
+GATE_SPEED_WINDOW = 200  # pairs measured at every step from step 10 on; the first verdict on speed comes after them
+GATE_WALL_SECONDS = 1200.0
 
 
 def _mnist_accuracy(rng: np.random.Generator) -> Inputs:
@@ -101,7 +123,8 @@ def _mnist_accuracy(rng: np.random.Generator) -> Inputs:
     init = [rng.standard_normal((784, GATE_HIDDEN)) * math.sqrt(2.0 / 784), np.zeros(GATE_HIDDEN),
             rng.standard_normal((GATE_HIDDEN, 10)) * math.sqrt(2.0 / GATE_HIDDEN), np.zeros(10)]
     return {"init": [a.astype(np.float32) for a in init], "orders": [rng.permutation(GATE_TRAIN_SIZE) for _ in GATE_LEARNING_RATES],
-            "learning_rates": list(GATE_LEARNING_RATES), "batch": GATE_BATCH, "hidden": GATE_HIDDEN, "budget_seconds": 90.0}
+            "learning_rates": list(GATE_LEARNING_RATES), "batch": GATE_BATCH, "hidden": GATE_HIDDEN,
+            "max_slowdown": GATE_MAX_SLOWDOWN, "speed_window": GATE_SPEED_WINDOW, "wall_seconds": GATE_WALL_SECONDS}
 
 
 _BUILDERS: dict[str, Callable[[np.random.Generator], Inputs]] = {

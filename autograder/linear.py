@@ -8,7 +8,7 @@ from nn_checks import FD_TOLERANCE, check_array, check_dtype, check_shape, check
 from nn_diagnosis import LINEAR_DB, LINEAR_DW, LINEAR_DX, LINEAR_FORWARD, Quantity
 
 from autograder import reference
-from autograder.common import VALUE_TOLERANCE, got
+from autograder.common import VALUE_TOLERANCE, got, judge_cases
 from autograder.probe.core import is_raised
 
 KEEP_DTYPE = "a cast (astype, np.float32, ...) changed the precision; keep the dtype of x and of the parameters"
@@ -29,7 +29,7 @@ def _check_layer(case: dict[str, Any], record: dict[str, Any]) -> None:
 
 def judge_forward(inputs: dict[str, Any], records: list[dict[str, Any]]) -> None:
     """Values, shape and dtype of Y = X W + b; x is not modified; a float32 layer works too."""
-    for case, record in zip(inputs["cases"], records, strict=True):
+    def one(case: dict[str, Any], record: dict[str, Any]) -> None:
         _check_layer(case, record)
         what = f"{_name(case)}: forward(x)"
         y = got(record, "y", what, LINEAR_FORWARD.formula)
@@ -40,6 +40,7 @@ def judge_forward(inputs: dict[str, Any], records: list[dict[str, Any]]) -> None
         y32 = got(record, "y32", f"{what} for a new float32 layer", LINEAR_FORWARD.formula)
         check_array(f"{what} for a new float32 layer", y32)
         check_shape(f"{what} for a new float32 layer", y32, (case["x"].shape[0], case["W"].shape[1]))
+    judge_cases(inputs["cases"], records, one)
 
 
 _BACKWARD: dict[str, tuple[int, str, str, Quantity]] = {  # gradient -> (position in reference.linear_backward, record key, what, quantity)
@@ -59,7 +60,7 @@ def _judge_gradient(wrt: str, inputs: dict[str, Any], records: list[dict[str, An
     """One backward result on every case. One slip costs one cell: a forward that raised after saving its input,
     and (for W.grad and b.grad) a backward that stored the gradient and then raised, still get the gradient judged."""
     position, key, produced, quantity = _BACKWARD[wrt]
-    for case, record in zip(inputs["cases"], records, strict=True):
+    def one(case: dict[str, Any], record: dict[str, Any]) -> None:
         _check_layer(case, record)
         name = _name(case)
         backward_failed = is_raised(record.get("dx"))
@@ -76,6 +77,7 @@ def _judge_gradient(wrt: str, inputs: dict[str, Any], records: list[dict[str, An
         quantity.check(f"{what} (finite-difference check)", result, _numeric(case, wrt), FD_TOLERANCE, **case)
         if not backward_failed:
             check_unchanged(f"{name}: backward(grad)", record["g_after"], case["g"])
+    judge_cases(inputs["cases"], records, one)
 
 
 def judge_backward_dx(inputs: dict[str, Any], records: list[dict[str, Any]]) -> None:

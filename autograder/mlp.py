@@ -13,7 +13,8 @@ from nn_checks import FD_TOLERANCE, check_shape, check_unchanged, numerical_grad
 from nn_diagnosis import MLP_BACKWARD, MLP_FORWARD, call_order_cause, check_parameters
 
 from autograder import reference
-from autograder.common import VALUE_TOLERANCE, got
+from autograder.common import VALUE_TOLERANCE, got, judge_cases
+from autograder.probe.core import is_raised
 
 NAMES = ("W1", "b1", "W2", "b2")
 
@@ -28,24 +29,30 @@ def _built(case: dict[str, Any], record: dict[str, Any]) -> str:
 
 
 def _order_cause(record: dict[str, Any], direction: str) -> str | None:
+    """The layer-order mistake the recorded calls prove; a method that raised proves only a wrong order already seen."""
     calls = record.get("calls", [])
-    return call_order_cause(calls, "forward") or (call_order_cause(calls, direction) if direction == "backward" else None)
+    forward_done = "logits" in record and not is_raised(record["logits"])
+    cause = call_order_cause(calls, "forward", forward_done)
+    if direction == "backward" and cause is None and forward_done:
+        cause = call_order_cause(calls, "backward", "dx" in record and not is_raised(record["dx"]))
+    return cause
 
 
 def judge_forward(inputs: dict[str, Any], records: list[dict[str, Any]]) -> None:
     """forward gives fc2(relu(fc1(x))) and leaves x alone."""
-    for case, record in zip(inputs["cases"], records, strict=True):
+    def one(case: dict[str, Any], record: dict[str, Any]) -> None:
         what = f"{_built(case, record)}.forward(x) for x of shape {case['x'].shape}"
         cause = _order_cause(record, "forward")
         logits = got(record, "logits", what, MLP_FORWARD.formula, cause=cause)
         weights = [case[n] for n in NAMES]
         MLP_FORWARD.check(what, logits, reference.mlp_forward(case["x"], *weights), VALUE_TOLERANCE, cause=cause, **case)
         check_unchanged(what, record["x_after"], case["x"])
+    judge_cases(inputs["cases"], records, one)
 
 
 def judge_backward(inputs: dict[str, Any], records: list[dict[str, Any]]) -> None:
     """backward(G) returns dX and fills every parameter's .grad, against the reference and finite differences of sum(MLP(x) * G)."""
-    for case, record in zip(inputs["cases"], records, strict=True):
+    def one(case: dict[str, Any], record: dict[str, Any]) -> None:
         x, g, weights = case["x"], case["g"], [case[n] for n in NAMES]
         what = f"{_built(case, record)} with x of shape {x.shape}"
         cause = _order_cause(record, "backward")
@@ -67,3 +74,4 @@ def judge_backward(inputs: dict[str, Any], records: list[dict[str, Any]]) -> Non
         for name in NAMES:
             MLP_BACKWARD.check(f"{what}: {name}.grad (finite-difference check)", grads[name], numerical_gradient(loss, arrays[name]),
                                FD_TOLERANCE, cause=cause)
+    judge_cases(inputs["cases"], records, one)

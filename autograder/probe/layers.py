@@ -103,12 +103,12 @@ def cross_entropy_backward(CrossEntropyLoss: type, inputs: dict[str, Any]) -> li
 
 def sgd_step(SGD: type, inputs: dict[str, Any]) -> list[Record]:
     """Steps of SGD over float32 Parameters, one without a gradient; a view of each sees in-place updates."""
-    def probe(_: None, record: Record) -> None:
-        params = [Parameter(p) for p in inputs["params"]]
+    def probe(case: dict[str, Any], record: Record) -> None:
+        params = [Parameter(p) for p in case["params"]]
         for i, p in enumerate(params):
-            p.grad = None if i == inputs["skipped"] else inputs["grads"][i].copy()
+            p.grad = None if i == case["skipped"] else case["grads"][i].copy()
         views = [p.view(np.ndarray) for p in params]
-        optimizer = record.run("optimizer", SGD, params, inputs["lr"])
+        optimizer = record.run("optimizer", SGD, params, case["lr"])
         for step in range(1, inputs["steps"] + 1):
             record.run(f"step{step}", optimizer.step)
             held = list(getattr(optimizer, "params", []))
@@ -119,4 +119,4 @@ def sgd_step(SGD: type, inputs: dict[str, Any]) -> list[Record]:
             record.keep(f"grads{step}", [plain(p.grad) for p in params])
 
     with time_limit("SGD.step"):
-        return collect_cases([None], probe)
+        return collect_cases(inputs["cases"], probe)

@@ -1,7 +1,10 @@
 """Probes of ``MLP``: its own wiring, with stand-in layers swapped in for the student's Linear and ReLU.
 
-The stand-ins record the order in which the MLP calls them; their gradients
-are read from the stand-ins themselves, whatever the MLP does with its attributes.
+The stand-ins record the order in which the MLP calls them; their gradients are read from the stand-ins
+themselves, whatever the MLP does with its attributes. An MLP may read a layer's results from the layer's own
+attributes (``self.fc1.output``, as nnfs does) instead of its return value: before the swap, each of the
+student's own layers runs once on random data, and every attribute that then holds its input, its output or its
+returned gradient is kept up to date on the stand-in too ("mirrors"), with the stand-in's correct values.
 """
 from __future__ import annotations
 
@@ -14,30 +17,114 @@ from nn_diagnosis import describe_parameters, record_calls
 from .core import Record, collect_cases, time_limit
 
 NAMES = ("W1", "b1", "W2", "b2")
+Mirrors = dict[str, list[str]]  # "input", "output", "grad_in", "grad_out" -> attribute names ("ctx:key" for self.ctx)
 
 
-class StandInLinear(Module):
-    def __init__(self, W: np.ndarray, b: np.ndarray) -> None:
+class StandIn(Module):
+    """A correct layer that also writes its results where the student's own layer of that place keeps them."""
+
+    def __init__(self, mirrors: Mirrors | None = None) -> None:
         super().__init__()
+        self.mirrors: Mirrors = mirrors or {}
+
+    def _mirror(self, kind: str, value: np.ndarray) -> None:
+        for name in self.mirrors.get(kind, []):
+            if name.startswith("ctx:"):
+                self.ctx[name[4:]] = value
+            else:
+                object.__setattr__(self, name, value)
+
+    def __call__(self, *args: Any, **kwargs: Any) -> Any:
+        return self.forward(*args, **kwargs)
+
+
+class StandInLinear(StandIn):
+    def __init__(self, W: np.ndarray, b: np.ndarray, mirrors: Mirrors | None = None) -> None:
+        super().__init__(mirrors)
         self.W, self.b = Parameter(W, dtype=np.float64), Parameter(b, dtype=np.float64)
 
     def forward(self, x: np.ndarray) -> np.ndarray:
-        self.ctx["x"] = np.array(x, dtype=np.float64)
-        return self.ctx["x"] @ self.W + self.b
+        self._mirror("input", x)
+        self.ctx["x_seen"] = np.array(x, dtype=np.float64)
+        y = self.ctx["x_seen"] @ self.W + self.b
+        self._mirror("output", y)
+        return y
 
     def backward(self, grad: np.ndarray) -> np.ndarray:
-        x = self.ctx["x"]
+        self._mirror("grad_in", grad)
+        x = self.ctx["x_seen"]
         self.W.grad, self.b.grad = x.T @ grad, grad.sum(axis=0)
-        return grad @ np.asarray(self.W).T
+        dx = grad @ np.asarray(self.W).T
+        self._mirror("grad_out", dx)
+        return dx
 
 
-class StandInReLU(Module):
+class StandInReLU(StandIn):
     def forward(self, x: np.ndarray) -> np.ndarray:
-        self.ctx["positive"] = np.asarray(x) > 0
-        return np.where(self.ctx["positive"], x, 0.0)
+        self._mirror("input", x)
+        self.ctx["positive_seen"] = np.asarray(x) > 0
+        y = np.where(self.ctx["positive_seen"], x, 0.0)
+        self._mirror("output", y)
+        return y
 
     def backward(self, grad: np.ndarray) -> np.ndarray:
-        return np.where(self.ctx["positive"], grad, 0.0)
+        self._mirror("grad_in", grad)
+        dx = np.where(self.ctx["positive_seen"], grad, 0.0)
+        self._mirror("grad_out", dx)
+        return dx
+
+
+def _holders(layer: Any) -> dict[str, Any]:
+    """The layer's attributes and self.ctx entries ("ctx:key"), other than its Parameters."""
+    found = {k: v for k, v in vars(layer).items() if not isinstance(v, Parameter) and k != "ctx"}
+    ctx = vars(layer).get("ctx")
+    if isinstance(ctx, dict):
+        found.update({f"ctx:{k}": v for k, v in ctx.items()})
+    return found
+
+
+def _same(held: Any, value: Any) -> bool:
+    if held is value:
+        return True
+    try:
+        held, value = np.asarray(held), np.asarray(value)
+        return (held.dtype.kind == "f" and held.shape == value.shape
+                and bool(np.allclose(held, value, rtol=1e-4, atol=1e-6)))
+    except Exception:  # noqa: BLE001 - whatever the student's layer keeps
+        return False
+
+
+def _learn_mirrors(layer: Any, x: np.ndarray, g: np.ndarray, correct_y: Any, correct_dx: Any) -> Mirrors:
+    """Run the student's own layer once; name the attributes that then hold its input, output and gradients."""
+    mirrors: Mirrors = {}
+    try:
+        y = layer.forward(x.copy())
+        held = _holders(layer)
+        ys = [v for v in (y, correct_y(x)) if isinstance(v, np.ndarray)]
+        mirrors["output"] = [k for k, v in held.items() if any(_same(v, t) for t in ys)]
+        mirrors["input"] = [k for k, v in held.items() if k not in mirrors["output"] and _same(v, x)]
+        dx = layer.backward(g.copy())
+        held = _holders(layer)
+        dxs = [v for v in (dx, correct_dx(x, g)) if isinstance(v, np.ndarray)]
+        mirrors["grad_out"] = [k for k, v in held.items() if any(_same(v, t) for t in dxs)]
+        mirrors["grad_in"] = [k for k, v in held.items() if k not in mirrors["grad_out"] and _same(v, g)]
+    except Exception:  # noqa: BLE001 - a broken layer costs its own checks, not the MLP's
+        pass
+    return mirrors
+
+
+def _swap(mlp: Any, replace: dict[int, Any]) -> None:
+    """Put the stand-ins wherever the MLP holds its layers: attributes, lists, tuples and dicts of layers."""
+    for name, value in list(vars(mlp).items()):
+        if id(value) in replace:
+            setattr(mlp, name, replace[id(value)])
+        elif isinstance(value, list):
+            value[:] = [replace.get(id(v), v) for v in value]
+        elif isinstance(value, tuple):
+            setattr(mlp, name, tuple(replace.get(id(v), v) for v in value))
+        elif isinstance(value, dict):
+            for key, item in list(value.items()):
+                value[key] = replace.get(id(item), item)
 
 
 def _with_stand_ins(MLP: type, case: dict[str, Any], record: Record) -> tuple[Any, list[Any], list[str]]:
@@ -47,7 +134,25 @@ def _with_stand_ins(MLP: type, case: dict[str, Any], record: Record) -> tuple[An
     found = list(record.run("parameters", mlp.parameters))
     owners = [getattr(getattr(mlp, layer, None), p, None) for layer in ("fc1", "fc2") for p in ("W", "b")]
     record.keep("parameters", describe_parameters(found, owners, NAMES))
-    layers = [StandInLinear(case["W1"], case["b1"]), StandInReLU(), StandInLinear(case["W2"], case["b2"])]
+    rng = np.random.default_rng(0)
+    batch, (d_x, hidden), classes = case["x"].shape[0], W1.shape, W2.shape[1]
+    own = [getattr(mlp, name, None) for name in ("fc1", "relu", "fc2")]
+    mirrors = []
+    for layer, d_in, d_out in zip(own, (d_x, hidden, hidden), (hidden, hidden, classes), strict=True):
+        x, g = rng.standard_normal((batch, d_in)), rng.standard_normal((batch, d_out))
+        if layer is own[1]:
+            mirrors.append(_learn_mirrors(layer, x, g, lambda h: np.maximum(h, 0.0), lambda h, g: g * (h > 0)))
+        else:
+            def y_of(h: np.ndarray, layer: Any = layer) -> np.ndarray:
+                return h @ np.asarray(layer.W, np.float64) + np.asarray(layer.b, np.float64)
+
+            def dx_of(h: np.ndarray, g: np.ndarray, layer: Any = layer) -> np.ndarray:
+                return g @ np.asarray(layer.W, np.float64).T
+
+            mirrors.append(_learn_mirrors(layer, x, g, y_of, dx_of))
+    layers = [StandInLinear(case["W1"], case["b1"], mirrors[0]), StandInReLU(mirrors[1]),
+              StandInLinear(case["W2"], case["b2"], mirrors[2])]
+    _swap(mlp, {id(old): new for old, new in zip(own, layers, strict=True) if old is not None})
     mlp.fc1, mlp.relu, mlp.fc2 = layers
     return mlp, layers, record_calls(mlp)
 

@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Any, Callable, Sequence
 
 import numpy as np
-from nn_checks import check_close, worst_difference
+from nn_checks import RETURNED_NONE, check_close, check_within, fail, worst_difference
 
 MATCH_TOLERANCE = 1e-4
 """How close what came must be to a suspect's wrong answer for the suspect to be named."""
@@ -37,7 +37,8 @@ class Suspect:
                 wrong = np.asarray(self.gives(expected, **inputs), dtype=np.float64)
             except Exception:
                 return False
-        if wrong.shape != actual.shape or not np.isfinite(wrong).all() or worst_difference(actual, wrong)[0] > MATCH_TOLERANCE:
+        if wrong.shape != actual.shape or not np.isfinite(wrong).all() or not np.isfinite(actual).all() \
+                or worst_difference(actual, wrong)[0] > MATCH_TOLERANCE:
             return False
         # On some inputs a mistake gives the right answer (the sum equals the mean for B = 1): then it explains nothing.
         return wrong.shape != expected.shape or worst_difference(wrong, expected)[0] > MATCH_TOLERANCE
@@ -52,25 +53,32 @@ class Quantity:
     suspects: tuple[Suspect, ...] = ()
 
     def likely_cause(self, actual: Any, expected: Any, **inputs: Any) -> str | None:
-        """The cause of the first suspect whose wrong answer matches ``actual``, or None."""
+        """The cause of the suspect whose wrong answer matches ``actual``, or None if none does, or if suspects with
+        different causes match (the evidence does not tell them apart)."""
         try:
             actual = np.asarray(actual, dtype=np.float64)
         except (TypeError, ValueError):
             return None
         expected = np.asarray(expected, dtype=np.float64)
         inputs = {k: np.asarray(v, dtype=np.float64) if isinstance(v, np.ndarray) and v.dtype.kind == "f" else v for k, v in inputs.items()}
-        return next((s.cause for s in self.suspects if s.matches(actual, expected, inputs)), None)
+        causes = {s.cause for s in self.suspects if s.matches(actual, expected, inputs)}
+        return causes.pop() if len(causes) == 1 else None
 
-    def check(self, what: str, actual: Any, expected: Any, tolerance: float = 1e-6, cause: str | None = None, **inputs: Any) -> None:
-        """``check_close``; on failure the message also names the likely cause (``cause`` if known, else a suspect's) and the formula."""
+    def check(self, what: str, actual: Any, expected: Any, tolerance: float = 1e-6, cause: str | None = None,
+              band: tuple[Any, Any] | None = None, accepted: str = "", **inputs: Any) -> None:
+        """``check_close`` (or ``check_within`` the ``band``, if given); on failure the message also names the likely
+        cause (``cause`` if known, else a suspect's) and the formula."""
         if isinstance(actual, (float, np.floating)):  # a scalar such as a loss
             actual = np.asarray(actual)
         try:
-            check_close(what, actual, np.asarray(expected, dtype=np.float64), tolerance)
+            if band is None:
+                check_close(what, actual, np.asarray(expected, dtype=np.float64), tolerance)
+            else:
+                check_within(what, actual, np.asarray(expected, dtype=np.float64), *band, tolerance, accepted=accepted)
         except AssertionError as failure:
-            message, cause = str(failure), cause or self.likely_cause(actual, expected, **inputs)
-            if cause:  # ours is more specific than check_close's generic guess
-                message = message.split("\n  Likely cause:")[0]
+            # check_close's own hint is a guess; only a cause the evidence identifies is named
+            message, cause = str(failure).split("\n  Likely cause:")[0], cause or self.likely_cause(actual, expected, **inputs)
+            cause = cause or (RETURNED_NONE if actual is None else None)
             raise AssertionError(explain(message, cause, self.formula)) from None
 
 
@@ -141,20 +149,59 @@ def _softmax_over_batch(z: np.ndarray, shift_rows: bool) -> np.ndarray:
     return np.exp(shifted) / np.exp(shifted).sum(axis=0, keepdims=True)
 
 
-def _overflowed(actual: np.ndarray, expected: np.ndarray, z: np.ndarray, **_: Any) -> bool:
-    return not np.isfinite(actual).all() and np.abs(z).max() > 80  # exp(89) overflows float32, exp(710) float64
+LOG_EPS = 1e-7
+"""The largest eps accepted inside the loss's log, ``-log(p + eps)``, or as a clip, ``-log(np.clip(p, eps, 1 - eps))``."""
+OVERFLOW_LOGIT = 88.0
+"""exp overflows float32 above about 88.7 (float64 above about 709.8)."""
+UNDERFLOW_LOG_P = -87.0
+"""A probability below exp(-87) underflows to 0 in float32 (below about exp(-745) in float64)."""
+
+
+def _rows_can_overflow(z: np.ndarray) -> bool:
+    """Some row's exp would overflow (or every exp in a row underflow, 0 / 0) without the max shift."""
+    row_max = np.asarray(z, dtype=np.float64).max(axis=1)
+    return bool((row_max > OVERFLOW_LOGIT).any() or (row_max < -OVERFLOW_LOGIT).any())
+
+
+def _log_p_target(z: np.ndarray, y: np.ndarray) -> np.ndarray:
+    """log softmax(z)[y] per row, in float64, the stable way (this is the check's own arithmetic, not a hint)."""
+    z = np.asarray(z, dtype=np.float64)
+    m = z.max(axis=1, keepdims=True)
+    log_softmax = z - m - np.log(np.exp(z - m).sum(axis=1, keepdims=True))
+    return log_softmax[np.arange(len(y)), np.asarray(y, dtype=np.int64)]
+
+
+def _target_can_underflow(z: np.ndarray, y: np.ndarray) -> bool:
+    return bool(_log_p_target(z, y).min() < UNDERFLOW_LOG_P)
+
+
+def _overflowed(actual: np.ndarray, expected: np.ndarray, z: np.ndarray, y: np.ndarray, **_: Any) -> bool:
+    """Non-finite where only a missing max shift can explain it: exp overflows, and no target's probability underflows."""
+    return not np.isfinite(actual).all() and _rows_can_overflow(z) and not _target_can_underflow(z, y)
+
+
+def _log_of_underflow(actual: np.ndarray, expected: np.ndarray, z: np.ndarray, y: np.ndarray, **_: Any) -> bool:
+    """Non-finite where only a target probability that underflowed to 0 can explain it: no exp can overflow."""
+    return not np.isfinite(actual).all() and _target_can_underflow(z, y) and not _rows_can_overflow(z)
 
 
 NO_MAX_SHIFT = "softmax without subtracting each row's max first: exp of a large logit overflows to inf, which turns probabilities into NaN or 0"
+LOG_OF_ZERO = ("the log of a probability that underflowed to 0 (log 0 = −inf): compute log softmax as (z − m) − log Σ exp(z − m), "
+               f"or add an eps of at most {LOG_EPS:g} inside the log")
+DIVIDES_BY_ZERO = ("the gradient divides by a probability that underflowed to 0 (the derivative of the log taken literally): "
+                   "use dZ = (softmax(Z) − onehot(y)) / B")
 OVER_BATCH = "softmax normalised over the batch axis (axis=0) instead of over each row's classes (axis=1)"
 
 CROSS_ENTROPY = Quantity("L", "L = −(1/B) Σ_i log softmax(Z_i)[y_i]: subtract each row's max before exp, and average over the batch", (
     Suspect(NO_MAX_SHIFT, shows=_overflowed),
+    Suspect(LOG_OF_ZERO, shows=_log_of_underflow),
     Suspect("the loss is summed over the batch, not averaged (B times too large)", gives=lambda e, z, **_: e * z.shape[0]),
     Suspect("the loss has the wrong sign: the minus of −log softmax is missing", gives=lambda e, **_: -e),
     *(Suspect(OVER_BATCH, gives=lambda e, z, y, s=s, **_: -np.mean(np.log(_softmax_over_batch(z, s))[np.arange(len(y)), y]))
       for s in (True, False)),
 ))
+
+
 def _unshifted_grad(e: np.ndarray, z: np.ndarray, y: np.ndarray, **_: Any) -> np.ndarray:
     """dZ from log-probabilities computed without the max shift: rows whose exp overflowed get probabilities 0."""
     probs = np.exp(z - np.log(np.exp(z).sum(axis=1, keepdims=True)))
@@ -163,6 +210,7 @@ def _unshifted_grad(e: np.ndarray, z: np.ndarray, y: np.ndarray, **_: Any) -> np
 
 CROSS_ENTROPY_GRAD = Quantity("dZ", "dZ = (softmax(Z) − onehot(y)) / B, softmax over each row (axis=1), from the Z and y of the latest forward", (
     Suspect(NO_MAX_SHIFT, shows=_overflowed),
+    Suspect(DIVIDES_BY_ZERO, shows=_log_of_underflow),
     Suspect(NO_MAX_SHIFT, gives=_unshifted_grad),
     Suspect("dZ is not divided by B (the loss is a mean over the batch)", gives=lambda e, z, **_: e * z.shape[0]),
     Suspect("the one-hot subtracted with grad[:, y] (every row, at every target column) instead of grad[np.arange(B), y]",
@@ -173,13 +221,109 @@ CROSS_ENTROPY_GRAD = Quantity("dZ", "dZ = (softmax(Z) − onehot(y)) / B, softma
     *(Suspect(OVER_BATCH, gives=lambda e, z, y, s=s, **_: (_softmax_over_batch(z, s) - _onehot(y, z.shape[1])) / z.shape[0])
       for s in (True, False)),
 ))
+
+
+def loss_band(log_p_target: Any, eps: float = LOG_EPS) -> tuple[np.ndarray, np.ndarray]:
+    """Per-sample losses the contract accepts: from −log(p + eps) (eps inside the log, or p clipped at eps) up to the
+    exact −log p (or −log(1 − eps) where p is clipped below 1)."""
+    log_p = np.asarray(log_p_target, dtype=np.float64)
+    low = -np.log(np.minimum(np.exp(log_p) + eps, 1.0))
+    high = np.maximum(-log_p, -np.log1p(-eps))
+    return low, high
+
+
+def check_loss(what: str, loss: Any, log_p_target: Any, tolerance: float = 1e-6, **inputs: Any) -> None:
+    """The mean cross-entropy: one floating-point number, finite, between the band of ``loss_band`` averaged over the
+    batch (the exact mean −log p, or the same with an eps of at most ``LOG_EPS``), ``tolerance`` relative.
+
+    ``log_p_target`` holds log softmax(Z_i)[y_i] for each sample; ``inputs`` (z, y) let a failure name its cause.
+    """
+    low, high = loss_band(log_p_target)
+    exact = -np.asarray(log_p_target, dtype=np.float64)
+    opaque = hasattr(loss, "type_name")  # the grader's record of something that is not an array or a number
+    value = None if opaque else np.asarray(loss)
+    kind = loss.type_name if opaque else type(loss).__name__
+    if value is None or value.ndim != 0 or not np.issubdtype(value.dtype, np.floating):
+        shape = tuple(np.shape(value)) if value is not None else ()
+        cause = None
+        if value is not None and value.ndim == 1 and shape == exact.shape and np.issubdtype(value.dtype, np.floating) \
+                and np.all((value >= low - 1e-6 * np.abs(low)) & (value <= high + 1e-6 * np.abs(high))) and len(exact) > 1:
+            cause = "the per-sample losses are returned instead of their mean over the batch, e.g. `losses.mean()`"
+        elif value is not None and value.shape == (1,) and exact.shape == (1,):
+            cause = ("an array of shape (1,) is returned where one number is expected (the per-sample losses, or a mean that "
+                     "kept an axis); return a scalar, e.g. `losses.mean()` over every axis or `float(...)`")
+        elif value is not None and value.size == 1 and value.ndim > 0:
+            cause = (f"the loss is returned as an array of shape {shape} holding one number; return a scalar, "
+                     "e.g. `float(loss)` or `loss.item()`, or average over every axis")
+        elif value is not None and value.ndim == 0 and not np.issubdtype(value.dtype, np.floating):
+            cause = "the loss is not a floating-point number (an integer or boolean result)"
+        fail(what, "one floating-point number (the mean loss: a Python float or a NumPy scalar)",
+             f"{kind} of shape {shape}" + (f" and dtype {value.dtype}" if value is not None else ""), cause or "")
+    CROSS_ENTROPY.check(what, value, exact.mean(), tolerance, band=(low.mean(), high.mean()),
+                        accepted=f"with an eps of at most {LOG_EPS:g} in the log, anything", **inputs)
+
+
 SGD_UPDATE = Quantity("θ", "θ ← θ − η ∂L/∂θ for every parameter with a gradient, changing the array itself: `p -= self.lr * p.grad`", (
-    Suspect("the parameter array did not change: `p = p - ...` rebinds the loop variable to a new array; update in place with `p -= ...`",
-            gives=lambda e, start, **_: start),
     Suspect("the sign is flipped: θ + η ∂L/∂θ climbs the loss (gradient ascent)", gives=lambda e, start, grad, lr, steps, **_: start + steps * lr * grad),
     Suspect("the learning rate is applied twice (η² ∂L/∂θ)", gives=lambda e, start, grad, lr, steps, **_: start - steps * lr * lr * grad),
     Suspect("the learning rate is missing (θ − ∂L/∂θ); use self.lr", gives=lambda e, start, grad, steps, **_: start - steps * grad),
 ))
+SGD_NOTHING_MOVED = ("no parameter array changed in any step: the update was computed but not written into the arrays "
+                     "(`p = p - ...` rebinds the loop variable to a new array); update in place with `p -= ...`")
+SGD_STOPS = ("the loop stops at the first parameter whose .grad is None (`break` or `return`): the parameters after it are never "
+             "updated; skip that one parameter with `continue`")
+SGD_SKIP_NONE = "a parameter whose .grad is None is not skipped: `if p.grad is None: continue` (zero_grad sets .grad to None)"
+SGD_REPLACED = "step replaced the list's entries; update each array in place instead"
+
+
+def _moved(case: dict[str, Any]) -> list[bool]:
+    return [not np.array_equal(v, s) for v, s in zip(case["values"][0], case["start"], strict=True)]
+
+
+def sgd_cause(cases: Sequence[dict[str, Any]]) -> str | None:
+    """What the pattern of moved parameters over every case shows (each case has a different parameter without a
+    gradient): nothing moved anywhere, or exactly the parameters before the one without a gradient."""
+    moved = [_moved(c) for c in cases if c.get("values")]
+    if not moved or len(moved) < len(cases):
+        return None
+    if not any(any(m) for m in moved):
+        return SGD_NOTHING_MOVED
+    if all(m == [i < c["skipped"] for i in range(len(m))] for m, c in zip(moved, cases, strict=True)):
+        return SGD_STOPS
+    return None
+
+
+def check_sgd(name: str, cases: Sequence[dict[str, Any]]) -> None:
+    """Judge SGD steps. Each case: ``start``, ``grads`` (float32 arrays), ``skipped`` (the index whose .grad is None),
+    ``lr``, and what came after each step: ``values`` (seen through views), ``same_objects``, ``all_parameters``,
+    ``dtypes``, ``grads_after``. Parameters must move by −lr·grad per step, in place, float32, the skipped one not at all."""
+    cause = sgd_cause(cases)
+    for case in cases:
+        start, grads, skipped, lr = case["start"], case["grads"], case["skipped"], case["lr"]
+        label = f"{name} with lr={lr:.3f}, the .grad of parameter {skipped} None"
+        for step, values in enumerate(case["values"], start=1):
+            if not case["same_objects"][step - 1]:
+                fail(f"{label}, after {step} step(s)", "optimizer.params to hold the same Parameter objects", "other objects",
+                     SGD_REPLACED)
+            if not case["all_parameters"][step - 1]:
+                fail(f"{label}, after {step} step(s)", "optimizer.params to remain Parameters", "other arrays", SGD_REPLACED)
+            for i, value in enumerate(values):
+                what = f"{label}, after {step} step(s): parameter {i} of shape {start[i].shape}"
+                if i == skipped:
+                    if not np.array_equal(value, start[i]):
+                        raise AssertionError(explain(f"{what}: expected it unchanged, got it changed", SGD_SKIP_NONE))
+                    continue
+                expected = start[i].astype(np.float64) - step * lr * grads[i].astype(np.float64)
+                SGD_UPDATE.check(what, value, expected, 1e-5, cause=cause, start=start[i], grad=grads[i], lr=lr, steps=step)
+                if np.dtype(case["dtypes"][step - 1][i]) != np.float32:
+                    fail(what, "dtype float32", f"dtype {case['dtypes'][step - 1][i]}",
+                         "the update must keep the parameter float32 (update in place)")
+                after = case["grads_after"][step - 1][i]
+                if after is None or np.shape(after) != grads[i].shape or not np.array_equal(after, grads[i]):
+                    fail(f"{what}: its .grad", "step to leave .grad as it was", "it changed",
+                         "step modified or cleared .grad; only zero_grad() clears it")
+
+
 MLP_FORWARD = Quantity("logits", "logits = fc2(relu(fc1(x))): call the three layers in this order and return the last output", (
     Suspect("the ReLU is skipped: fc2(fc1(x))", gives=lambda e, x, W1, b1, W2, b2, **_: (x @ W1 + b1) @ W2 + b2),
     Suspect("the ReLU is also applied to the logits: the last layer is fc2, with no activation", gives=lambda e, **_: np.maximum(e, 0)),
@@ -206,15 +350,18 @@ def record_calls(model: Any, names: Sequence[str] = ("fc1", "relu", "fc2")) -> l
     return calls
 
 
-def call_order_cause(calls: Sequence[str], direction: str) -> str | None:
-    """Name what is wrong with the order in which MLP.forward or MLP.backward called its layers, if anything."""
+def call_order_cause(calls: Sequence[str], direction: str, completed: bool = True) -> str | None:
+    """Name what is wrong with the order in which MLP.forward or MLP.backward called its layers, if anything.
+
+    If the method did not complete (it raised), a missing layer proves nothing; only a wrong order already seen does.
+    """
     expected = FORWARD_ORDER if direction == "forward" else BACKWARD_ORDER
     seen = [c for c in calls if c.endswith(f".{direction}")]
-    if seen == expected:
+    if seen == expected or (not completed and seen == expected[:len(seen)]):
         return None
     if direction == "backward" and seen and seen[0] != "fc2.backward":
         return f"backward started with {seen[0]}: it must run in reverse order, fc2 → relu → fc1"
-    if f"relu.{direction}" not in seen:
+    if completed and f"relu.{direction}" not in seen:
         return "the ReLU is skipped: relu.backward is not called, so the gradient does not pass through the ReLU" if direction == "backward" \
             else "the ReLU is skipped: relu is never called in forward"
     return f"{direction} calls the layers in the order {', '.join(seen)}; expected {', '.join(expected)}"
@@ -231,7 +378,7 @@ def run_recorded(what: str, method: Callable[..., Any], calls: list[str], direct
     except AssertionError:
         raise
     except Exception as error:
-        cause = call_order_cause(calls, "forward") or call_order_cause(calls, direction)
+        cause = call_order_cause(calls, "forward", direction == "backward") or call_order_cause(calls, direction, False)
         raise AssertionError(explain_error(what, error, formula=formula, cause=cause, skip=skip)) from None
 
 

@@ -17,6 +17,9 @@ FD_TOLERANCE = 1e-6
 """Largest accepted gradient-check error (see ``gradient_error``)."""
 
 
+RETURNED_NONE = "the method returned None: a missing `return`, or `return` without a value"
+
+
 def fail(what: str, expected: str, got: str, hint: str = "") -> None:
     """Raise an AssertionError that says what was expected, what came, and the usual cause."""
     message = f"{what}: expected {expected}, got {got}."
@@ -29,13 +32,14 @@ def check_array(what: str, value: Any, hint: str = "") -> np.ndarray:
     """Assert that ``value`` is a NumPy array of floats with no NaN or inf."""
     if not isinstance(value, np.ndarray):
         kind = getattr(value, "type_name", type(value).__name__)  # the grader may describe a value it only saw recorded
-        fail(what, "a NumPy array", f"{kind} {value!r:.60}", hint or "the method returned nothing or the wrong thing (missing `return`?)")
+        fail(what, "a NumPy array", f"{kind} {value!r:.60}",
+             hint or (RETURNED_NONE if value is None else ""))
     if not np.issubdtype(value.dtype, np.floating):
         fail(what, "a floating-point dtype", f"dtype {value.dtype}", hint)
     bad = ~np.isfinite(value)
     if bad.any():
         where = tuple(int(i) for i in np.argwhere(bad)[0])
-        fail(what, "only finite numbers", f"{int(bad.sum())} NaN/inf entries (first at index {where})", hint or "an overflow, e.g. exp of a large number")
+        fail(what, "only finite numbers", f"{int(bad.sum())} NaN/inf entries (first at index {where})", hint)
     return value
 
 
@@ -74,6 +78,26 @@ def check_close(what: str, actual: Any, expected: np.ndarray, tolerance: float =
             f"{float(actual[index]):.6g}, relative error {error:.3g}",
             hint,
         )
+
+
+def check_within(what: str, actual: Any, expected: np.ndarray, low: np.ndarray, high: np.ndarray, tolerance: float = 1e-6,
+                 hint: str = "", accepted: str = "") -> None:
+    """Like ``check_close``, but anything between ``low`` and ``high`` (elementwise, ``tolerance`` relative) passes.
+
+    ``expected`` is the exact value (shown in the message); ``accepted`` describes the band, e.g. why an eps is allowed.
+    """
+    actual = check_array(what, actual, hint)
+    check_shape(what, actual, np.shape(expected), hint)
+    low, high = np.asarray(low, np.float64), np.asarray(high, np.float64)
+    scale = max(float(np.max(np.abs(expected), initial=0.0)), float(np.max(np.abs(actual), initial=0.0)), 1e-12)
+    outside = np.maximum(low - actual, actual - high) / scale
+    if not outside.size or outside.max() <= tolerance:
+        return
+    index = np.unravel_index(int(np.argmax(outside)), outside.shape)
+    band = f"; {accepted} between {float(low[index]):.6g} and {float(high[index]):.6g}" if accepted else ""
+    fail(what, f"{float(np.asarray(expected)[index]):.6g}{' at index ' + str(tuple(int(i) for i in index)) if index else ''} "
+               f"(relative error at most {tolerance:g}{band})",
+         f"{float(actual[index]):.6g}, relative error {worst_difference(actual, expected)[0]:.3g}", hint)
 
 
 def numerical_gradient(f: Callable[[], float], x: np.ndarray, eps: float = FD_EPS) -> np.ndarray:

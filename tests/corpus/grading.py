@@ -1,0 +1,133 @@
+"""Grade a submission's answer code in this process: every hidden probe and judge except the MNIST gate (fast tier).
+
+A submission is Python source holding the answer cells' classes; ``EXPECTED`` in it (for the corpus) maps each
+check it must lose to the text its true cause contains (None: no cause can be named from what came).
+"""
+from __future__ import annotations
+
+import json
+import os
+import re
+import sys
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
+
+REPO = Path(__file__).resolve().parents[2]
+sys.path.insert(0, str(REPO / "source" / "mlp"))
+sys.path.insert(0, str(REPO))
+
+from autograder.checks import judge  # noqa: E402
+from autograder.inputs import inputs_for  # noqa: E402
+from autograder.mistakes import MISTAKES, VARIANTS, Mistake, apply_edits  # noqa: E402
+from autograder.probe.core import CheckTimeout  # noqa: E402
+from autograder.probe.run import probe_function, student_class  # noqa: E402
+
+CHECKS = ("linear_forward", "linear_backward_dx", "linear_backward_dw", "linear_backward_db", "relu_forward", "relu_backward",
+          "cross_entropy_forward", "cross_entropy_backward", "sgd_step", "mlp_forward", "mlp_backward")
+SECRETS = ("corpus-secret-0", "corpus-secret-1", "corpus-secret-2", "corpus-secret-3")
+CORPUS = Path(__file__).resolve().parent
+ANSWER_CELLS = ("linear", "relu", "cross_entropy", "sgd", "mlp")
+LIKELY = re.compile(r"Likely cause: (.*?)(?:\n  The formula:|\Z)", re.S)
+
+
+def _cells(notebook_text: str) -> dict[str, str]:
+    cells = json.loads(notebook_text)["cells"]
+    return {c["metadata"]["nbgrader"]["grade_id"]: "".join(c["source"]) for c in cells
+            if c.get("metadata", {}).get("nbgrader", {}).get("grade_id")}
+
+
+SOURCE_CELLS = _cells((REPO / "source" / "mlp" / "mlp.ipynb").read_text())
+SOLUTION_TEXT = (REPO / "solutions" / "mlp" / "mlp.ipynb").read_text()
+PUBLIC_CELLS = {"".join(c["source"]).split(":")[0].removeprefix("# Public checks for "): "".join(c["source"])
+                for c in json.loads(SOLUTION_TEXT)["cells"] if "".join(c["source"]).startswith("# Public checks for ")}
+
+
+def namespace(code: str, name: str = "<submission>") -> dict[str, Any]:
+    """The notebook's setup cell, then the submission's answer code, in one namespace (as the grading worker runs them)."""
+    names: dict[str, Any] = {"__name__": "__main__"}
+    exec(compile(SOURCE_CELLS["setup"], "<cell setup>", "exec"), names)
+    exec(compile(code, name, "exec"), names)
+    return names
+
+
+@contextmanager
+def secret(value: str) -> Iterator[None]:
+    old = os.environ.get("MLP_GRADER_SECRET")
+    os.environ["MLP_GRADER_SECRET"] = value
+    try:
+        yield
+    finally:
+        if old is None:
+            del os.environ["MLP_GRADER_SECRET"]
+        else:
+            os.environ["MLP_GRADER_SECRET"] = old
+
+
+def grade(names: dict[str, Any], checks: tuple[str, ...] = CHECKS) -> dict[str, str]:
+    """Each lost check and the message the student sees."""
+    lost = {}
+    for check in checks:
+        inputs = inputs_for(check)
+        cls = names.get(student_class(check))
+        try:
+            outcome: dict[str, Any] = {"missing_class": student_class(check)} if not isinstance(cls, type) else {}
+            if not outcome:
+                try:
+                    outcome = {"records": probe_function(check)(cls, inputs)}
+                except CheckTimeout as timeout:
+                    outcome = {"timeout": str(timeout)}
+            judge(check, inputs, outcome)
+        except AssertionError as failure:
+            lost[check] = str(failure)
+    return lost
+
+
+def cause_named(message: str) -> str | None:
+    found = LIKELY.search(message)
+    return found.group(1).strip() if found else None
+
+
+def corpus() -> dict[str, str]:
+    """Every corpus submission's source, by name."""
+    return {path.stem: path.read_text() for path in sorted(CORPUS.glob("*.py")) if path.stem not in ("grading", "__init__", "report")}
+
+
+def expected_of(code: str) -> dict[str, str | None]:
+    """The submission's ``EXPECTED``: each check it must lose and the text of its true cause."""
+    return dict(namespace(code).get("EXPECTED", {}))
+
+
+def catalogue_code(edits: tuple) -> str:
+    """The answer cells of the solution notebook with ``edits`` applied, as one source."""
+    cells = _cells(apply_edits(SOLUTION_TEXT, edits))
+    return "\n\n".join(cells[c] for c in ANSWER_CELLS)
+
+
+def catalogue_expected(mistake: Mistake) -> dict[str, str | None]:
+    return {cell.removeprefix("test_"): mistake.cause for cell in mistake.must_lose if cell != "test_mnist_accuracy"}
+
+
+def score(results: dict[str, tuple[dict[str, str | None], dict[str, str]]]) -> dict[str, Any]:
+    """Cause-naming precision and recall over ``{name: (expected, lost)}``: named causes that are right; lost cells named."""
+    named = right = failures = 0
+    wrong: list[str] = []
+    for name, (expected, lost) in results.items():
+        for check, message in lost.items():
+            failures += 1
+            cause = cause_named(message)
+            if cause is None:
+                continue
+            named += 1
+            truth = expected.get(check)
+            if truth is not None and truth in message:
+                right += 1
+            else:
+                wrong.append(f"{name}/{check}: named {cause!r}, true cause {truth!r}")
+    return {"named": named, "right": right, "failures": failures, "precision": right / named if named else 1.0,
+            "recall": right / failures if failures else 1.0, "wrong": wrong}
+
+
+__all__ = ["CHECKS", "MISTAKES", "SECRETS", "VARIANTS", "catalogue_code", "catalogue_expected", "cause_named", "corpus",
+           "expected_of", "grade", "namespace", "score", "secret"]
