@@ -58,6 +58,7 @@ def _classification(rng: np.random.Generator) -> Inputs:
     for batch, classes in [(1, int(rng.integers(3, 6))), (int(rng.integers(4, 9)), 2), (int(rng.integers(10, 20)), 10)]:
         cases.append({"z": 3.0 * rng.standard_normal((batch, classes)), "y": rng.integers(0, classes, size=batch), "fd": True})
     near = rng.uniform(-1000.0, 1000.0, size=(5, 4))
+    near[np.arange(5), rng.integers(0, 4, size=5)] = rng.uniform(750.0, 1000.0, size=5)  # exp overflows in every row
     y_near = rng.integers(0, 4, size=5)
     near[np.arange(5), y_near] = near.max(axis=1) - rng.uniform(0.0, 3.0, size=5)
     cases.append({"z": near, "y": y_near, "fd": False})
@@ -107,7 +108,10 @@ def _mlp_backward(rng: np.random.Generator) -> Inputs:
 
 
 GATE_HIDDEN, GATE_BATCH, GATE_TRAIN_SIZE = 256, 32, 60000
-GATE_LEARNING_RATES = (0.15, 0.15, 0.15, 0.15, 0.15, 0.03)  # one per epoch
+# One learning rate per epoch. Three epochs (5,625 steps) instead of six: the reference solution reaches 97.63-97.89 %
+# over 12 secrets (six epochs at 0.15: 98.0-98.2 %), never below 97.5 %, at half the gate's cost
+# (benchmarks/gate_recipe.py, BENCHMARKS.md).
+GATE_LEARNING_RATES = (0.2, 0.2, 0.03)
 # Speed (autograder/probe/gate.py): a step's Python lines must not grow with the batch, and its CPU time must stay
 # within GATE_MAX_SLOWDOWN times the probe's own float32 NumPy step, measured alternately with it (median of pairs;
 # float64 + einsum needs about 15). GATE_WALL_SECONDS only stops a hang that uses no CPU (the probe stops a step
