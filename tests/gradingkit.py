@@ -9,7 +9,7 @@ import sys
 from pathlib import Path
 
 from autograder import classroom
-from autograder.mistakes import VARIANTS, apply_edits
+from autograder.mistakes import VARIANTS, Edit, apply_edits
 
 REPO = Path(__file__).resolve().parents[1]
 MNIST = Path(os.environ.get("MNIST_DIR") or REPO.parent / "shared" / "data" / "mnist").resolve()
@@ -22,13 +22,19 @@ c.CourseDirectory.course_id = {course_id!r}
 """
 
 
+EINSUM_FLOAT64 = (
+    Edit("linear", "return x @ self.W + self.b",
+         'return np.einsum("bi,io->bo", np.asarray(x, np.float64), np.asarray(self.W, np.float64)) + self.b'),
+    Edit("linear", "self.W.grad = x.T @ grad", 'self.W.grad = np.einsum("bi,bo->io", np.asarray(x, np.float64), grad)'),
+    Edit("linear", "self.b.grad = grad.sum(axis=0)", 'self.b.grad = np.einsum("bo->o", grad)'),
+    Edit("linear", "return grad @ self.W.T", 'return np.einsum("bo,io->bi", grad, np.asarray(self.W, np.float64))'),
+    *(e for v in VARIANTS if v.name == "float64_arithmetic" for e in v.edits if e.cell != "linear"),
+)
+
+
 def einsum_float64(solution: str) -> str:
-    """Correct, and written unlike the reference: einsum for every product, float64 arithmetic."""
-    edits = [e for v in VARIANTS if v.name in ("linear_einsum", "float64_arithmetic") for e in v.edits]
-    try:
-        return apply_edits(solution, tuple(edits))
-    except ValueError:  # the two variants edit the same line: einsum alone
-        return apply_edits(solution, next(v.edits for v in VARIANTS if v.name == "linear_einsum"))
+    """Correct, and written unlike the reference: einsum for every product and sum, float64 arithmetic throughout."""
+    return apply_edits(solution, EINSUM_FLOAT64)
 
 
 def make_course(folder: Path, course_id: str, extra: str = "", students: dict[str, str] | None = None) -> Path:
