@@ -56,6 +56,7 @@ def cell_grades(course: Path) -> dict[str, dict[str, CellGrade]]:
         for submission in gradebook.assignment_submissions(ASSIGNMENT):
             notebook = gradebook.find_submission_notebook(NOTEBOOK[: -len(".ipynb")], ASSIGNMENT, submission.student.id)
             grades[submission.student.id] = {
-                grade.name: CellGrade(float(grade.score), float(grade.max_score)) for grade in notebook.grades if grade.cell.cell_type == "code"
+                grade.name: CellGrade(float(grade.score), float(grade.max_score)) for grade in notebook.grades
+                if grade.cell.cell_type == "code" and grade.name.startswith("test_")  # not the 0-point public checks
             }
     return grades

@@ -17,7 +17,8 @@ def _test_cells(graded: GradedClass, student: str) -> dict[str, dict]:
     """Hidden test cells of the student's autograded notebook, by grade_id."""
     path = graded.course / "autograded" / student / classroom.ASSIGNMENT / classroom.NOTEBOOK
     cells = json.loads(path.read_text())["cells"]
-    return {c["metadata"]["nbgrader"]["grade_id"]: c for c in cells if c.get("metadata", {}).get("nbgrader", {}).get("grade")}
+    return {c["metadata"]["nbgrader"]["grade_id"]: c for c in cells if c.get("metadata", {}).get("nbgrader", {}).get("grade")
+            and c["metadata"]["nbgrader"]["grade_id"].startswith("test_")}  # not the 0-point public check cells
 
 
 def _shown(cell: dict) -> str:

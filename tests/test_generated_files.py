@@ -58,7 +58,8 @@ def test_release_has_no_solution_and_no_hidden_test_code() -> None:
 
 
 def test_hidden_test_cells_are_one_quiet_call_each() -> None:
-    cells = [c for c in _cells(REPO / "source" / classroom.ASSIGNMENT / classroom.NOTEBOOK) if _nbgrader(c).get("grade")]
+    cells = [c for c in _cells(REPO / "source" / classroom.ASSIGNMENT / classroom.NOTEBOOK)
+             if _nbgrader(c).get("grade") and _nbgrader(c)["grade_id"].startswith("test_")]
     expected = {cell for cells in PART_CELLS.values() for cell in cells} | {GATE_CELL}
     assert {_nbgrader(c)["grade_id"] for c in cells} == expected
     for cell in cells:
@@ -66,6 +67,21 @@ def test_hidden_test_cells_are_one_quiet_call_each() -> None:
         assert hidden, f"{_nbgrader(cell)['grade_id']} has no hidden block"
         # one call, ended by `;` so IPython shows no value (nbgrader would read a value as partial credit)
         assert re.fullmatch(r"import autograder; autograder\.check_\w+\(\w+\);", hidden.group(1)), hidden.group(1)
+
+
+PUBLIC_PARTS = {"Linear": "linear", "ReLU": "relu", "CrossEntropyLoss": "cross_entropy", "SGD": "sgd", "MLP": "mlp"}
+
+
+def test_public_check_cells_are_short_locked_zero_point_autograded_cells() -> None:
+    """nbgrader's Validate fails a 0-point test cell that raised: so it reports a failed public check."""
+    cells = [c for c in _cells(REPO / "release" / classroom.ASSIGNMENT / classroom.NOTEBOOK)
+             if _source(c).startswith("# Public checks for ")]
+    assert [_nbgrader(c).get("grade_id") for c in cells] == [f"public_{p}" for p in PUBLIC_PARTS.values()]
+    for cell, (name, part) in zip(cells, PUBLIC_PARTS.items(), strict=True):
+        meta = _nbgrader(cell)
+        assert meta["grade"] and meta["locked"] and meta["points"] == 0 and not meta["solution"], meta
+        assert _source(cell).splitlines()[-1] == f"nn_public.check_{part}({name})"
+        assert len(_source(cell).splitlines()) <= 4 and max(len(line) for line in _source(cell).splitlines()) <= 100
 
 
 TABLE_ROWS = {"`Linear`": "linear", "`ReLU`": "relu", "`CrossEntropyLoss`": "cross_entropy", "`SGD`": "sgd", "`MLP`": "mlp", "MNIST": "mnist"}

@@ -1,12 +1,15 @@
 """Checks that explain themselves: used by the notebook's public checks and by the grader.
 
-Every check raises ``AssertionError`` with a message that says what was
-expected, what came, and what that usually means. Gradient checks compare a
+Every check raises ``CheckFailed`` (an ``AssertionError``) with a message that says what was
+expected, what came, and what that usually means; a notebook shows that message alone, without a
+traceback. Gradient checks compare a
 ``backward`` with central finite differences computed in float64.
 """
 from __future__ import annotations
 
 from typing import Any, Callable, Sequence
+
+import textwrap
 
 import numpy as np
 
@@ -17,6 +20,28 @@ FD_TOLERANCE = 1e-6
 """Largest accepted gradient-check error (see ``gradient_error``)."""
 
 
+MESSAGE_WIDTH = 80
+"""Width a failure message is wrapped to in a notebook (nbgrader's validator cuts lines after 86 characters)."""
+
+
+def render_message(message: str, width: int = MESSAGE_WIDTH) -> list[str]:
+    """A failure message as notebook traceback lines: wrapped to ``width``, the first line in red."""
+    lines: list[str] = []
+    for line in message.splitlines() or [""]:
+        indent = " " * (len(line) - len(line.lstrip()))
+        lines += textwrap.wrap(line, width, subsequent_indent=indent + "  ", break_on_hyphens=False,
+                               break_long_words=True) or [""]
+    lines[0] = f"\x1b[1;31m{lines[0]}\x1b[0m"
+    return lines
+
+
+class CheckFailed(AssertionError):
+    """A check failed. IPython shows the message alone (``_render_traceback_``), wrapped to fit a narrow screen."""
+
+    def _render_traceback_(self) -> list[str]:
+        return render_message(str(self))
+
+
 RETURNED_NONE = "the method returned None: a missing `return`, or `return` without a value"
 
 
@@ -25,7 +50,7 @@ def fail(what: str, expected: str, got: str, hint: str = "") -> None:
     message = f"{what}: expected {expected}, got {got}."
     if hint:
         message += f"\n  Likely cause: {hint}"
-    raise AssertionError(message)
+    raise CheckFailed(message)
 
 
 def check_array(what: str, value: Any, hint: str = "") -> np.ndarray:

@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Any, Callable, Sequence
 
 import numpy as np
-from nn_checks import RETURNED_NONE, check_close, check_within, fail, worst_difference
+from nn_checks import RETURNED_NONE, CheckFailed, check_close, check_within, fail, worst_difference
 
 MATCH_TOLERANCE = 1e-4
 """How close what came must be to a suspect's wrong answer for the suspect to be named."""
@@ -79,7 +79,7 @@ class Quantity:
             # check_close's own hint is a guess; only a cause the evidence identifies is named
             message, cause = str(failure).split("\n  Likely cause:")[0], cause or self.likely_cause(actual, expected, **inputs)
             cause = cause or (RETURNED_NONE if actual is None else None)
-            raise AssertionError(explain(message, cause, self.formula)) from None
+            raise CheckFailed(explain(message, cause, self.formula)) from None
 
 
 def explain(message: str, cause: str | None, formula: str = "") -> str:
@@ -311,7 +311,7 @@ def check_sgd(name: str, cases: Sequence[dict[str, Any]]) -> None:
                 what = f"{label}, after {step} step(s): parameter {i} of shape {start[i].shape}"
                 if i == skipped:
                     if not np.array_equal(value, start[i]):
-                        raise AssertionError(explain(f"{what}: expected it unchanged, got it changed", SGD_SKIP_NONE))
+                        raise CheckFailed(explain(f"{what}: expected it unchanged, got it changed", SGD_SKIP_NONE))
                     continue
                 expected = start[i].astype(np.float64) - step * lr * grads[i].astype(np.float64)
                 SGD_UPDATE.check(what, value, expected, 1e-5, cause=cause, start=start[i], grad=grads[i], lr=lr, steps=step)
@@ -379,7 +379,7 @@ def run_recorded(what: str, method: Callable[..., Any], calls: list[str], direct
         raise
     except Exception as error:
         cause = call_order_cause(calls, "forward", direction == "backward") or call_order_cause(calls, direction, False)
-        raise AssertionError(explain_error(what, error, formula=formula, cause=cause, skip=skip)) from None
+        raise CheckFailed(explain_error(what, error, formula=formula, cause=cause, skip=skip)) from None
 
 
 def describe_parameters(found: Sequence[Any], owners: Sequence[Any], names: Sequence[str]) -> dict[str, Any]:
@@ -398,10 +398,11 @@ def check_parameters(what: str, description: dict[str, Any]) -> None:
                f"{[tuple(s) for s in description['found_shapes']]}.")
     missing = description["missing"]
     cause = f"parameters() misses {', '.join(missing)}" if missing else "parameters() yields other arrays or another order"
-    raise AssertionError(explain(message, f"{cause}: do not override parameters(); Module.parameters() finds every layer's Parameters"))
+    raise CheckFailed(explain(message, f"{cause}: do not override parameters(); Module.parameters() finds every layer's Parameters"))
 
 
-_OWN_FILES = {Path(__file__).resolve().parent / name for name in ("nn_core.py", "nn_checks.py", "nn_diagnosis.py")}
+_OWN_FILES = {Path(__file__).resolve().parent / name
+              for name in ("nn_core.py", "nn_checks.py", "nn_diagnosis.py", "nn_public.py")}
 
 ERROR_CAUSES: tuple[tuple[str, str, str], ...] = (  # (exception class or a base class, text in its message, cause)
     ("NotImplementedError", "", "this method is not written yet (it still raises NotImplementedError)"),
@@ -427,10 +428,32 @@ def student_line(error: BaseException, skip: Sequence[str] = ()) -> str | None:
     return lines[-1].line.strip() if lines else None
 
 
+def unwritten_method(error: BaseException) -> str | None:
+    """``"Linear.forward"`` if ``error`` is the NotImplementedError of a method not written yet, else None."""
+    if not isinstance(error, NotImplementedError) or error.__traceback__ is None:
+        return None
+    tb = error.__traceback__
+    while tb.tb_next is not None:
+        tb = tb.tb_next
+    frame = tb.tb_frame
+    owner = frame.f_locals.get("self")
+    if owner is None:
+        return getattr(frame.f_code, "co_qualname", frame.f_code.co_name)
+    return f"{type(owner).__name__}.{frame.f_code.co_name}"
+
+
 def describe_error(error: BaseException, skip: Sequence[str] = ()) -> dict[str, Any]:
-    """An exception as plain data: its class and base classes, its message and the student's line."""
+    """An exception as plain data: its class and base classes, its message, the student's line and, for a method
+    not written yet, its name (``unwritten``)."""
     return {"raised": type(error).__name__, "kinds": [k.__name__ for k in type(error).__mro__],
-            "message": str(error)[:500], "line": student_line(error, skip)}
+            "message": str(error)[:500], "line": student_line(error, skip), "unwritten": unwritten_method(error)}
+
+
+def not_written(what: str, method: str, formula: str = "") -> str:
+    """The message for a method that still raises NotImplementedError: no other cause is guessed."""
+    message = (f"{what}: `{method}` is not written yet.\n"
+               "  Write it in place of `raise NotImplementedError()`, run its cell, then this check again.")
+    return explain(message, None, formula)
 
 
 def explain_error(what: str, error: BaseException | dict[str, Any], causes: Sequence[tuple[str, str, str]] = (), formula: str = "",
@@ -440,6 +463,8 @@ def explain_error(what: str, error: BaseException | dict[str, Any], causes: Sequ
     The cause is ``cause`` if given, else the first of ``causes`` and then ``ERROR_CAUSES`` that fits the exception.
     """
     info = error if isinstance(error, dict) else describe_error(error, skip)
+    if info.get("unwritten"):
+        return not_written(what, info["unwritten"], formula)
     cause = cause or next((c for kind, text, c in (*causes, *ERROR_CAUSES) if kind in info["kinds"] and text in info["message"]), None)
     message = f"{what} raised {info['raised']}: {info['message']}"
     if info["line"]:

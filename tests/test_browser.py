@@ -1,0 +1,215 @@
+"""The student's side in a real browser: JupyterLab (student set-up), public checks, Validate, training, feedback.
+
+Playwright drives Debian's Chromium (/usr/bin/chromium; `.ci/run` installs it). Without it the tests skip, saying
+why, unless ``REQUIRE_BROWSER=1`` (set by CI), where they fail instead. Screenshots of every state are saved under
+``tests/output/browser/`` (or ``$BROWSER_SCREENSHOTS``).
+"""
+from __future__ import annotations
+
+import os
+import re
+import shutil
+import socket
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from student_notebooks import STATES, solution_source, student_notebook
+
+REPO = Path(__file__).resolve().parents[1]
+CHROMIUM = Path("/usr/bin/chromium")
+SHOTS = Path(os.environ.get("BROWSER_SCREENSHOTS", REPO / "tests" / "output" / "browser"))
+ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
+        "--disable-sync", "--no-first-run"]
+TOKEN = "kit-browser-test"
+TIMINGS: dict[str, float] = {}
+
+
+def _why_no_browser() -> str | None:
+    try:
+        import playwright.sync_api  # noqa: F401
+    except ImportError:
+        return "the Python package `playwright` is not installed (pip install -e '.[test]')"
+    if not CHROMIUM.exists():
+        return f"no Chromium at {CHROMIUM} (Debian: apt-get install chromium)"
+    return None
+
+
+REASON = _why_no_browser()
+if REASON and os.environ.get("REQUIRE_BROWSER") == "1":
+    raise RuntimeError(f"REQUIRE_BROWSER=1 but {REASON}")
+pytestmark = pytest.mark.skipif(REASON is not None, reason=f"browser tests skipped: {REASON}")
+
+
+def student_setup_command() -> str:
+    """The README's student set-up line (after its venv and pip part), made to write into a private config dir."""
+    readme = (REPO / "README.md").read_text()
+    line = next(l for l in readme.splitlines() if "labextension disable" in l)
+    return line.replace("--level=sys_prefix", "--level=user").replace("--sys-prefix", "--user")
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+@pytest.fixture(scope="module")
+def lab(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[str, Any]]:
+    """A JupyterLab server set up as the README tells students, serving the four student notebooks."""
+    root = tmp_path_factory.mktemp("student")
+    for state in STATES:
+        student_notebook(state, root / state)
+    home = tmp_path_factory.mktemp("jupyter")
+    env = {**os.environ, "JUPYTER_CONFIG_DIR": str(home / "config"), "JUPYTER_RUNTIME_DIR": str(home / "runtime"),
+           "IPYTHONDIR": str(home / "ipython"), "MLP_TRAIN_SUBSET": "3000"}
+    bin_dir = str(Path(sys.executable).parent)
+    env["PATH"] = bin_dir + os.pathsep + env.get("PATH", "")
+    command = student_setup_command().replace(".venv/bin/", "")
+    subprocess.run(command, shell=True, check=True, env=env, cwd=root, capture_output=True)
+    port = _free_port()
+    log = open(home / "lab.log", "w")  # noqa: SIM115 - closed below
+    server = subprocess.Popen([sys.executable, "-m", "jupyter", "lab", "--no-browser", f"--port={port}",
+                               "--ServerApp.ip=127.0.0.1", f"--IdentityProvider.token={TOKEN}",
+                               f"--ServerApp.root_dir={root}", "--LabApp.news_url=", "--LabApp.check_for_updates_class="
+                               "jupyterlab.NeverCheckForUpdate", *(["--allow-root"] if os.geteuid() == 0 else [])],
+                              env=env, cwd=root, stdout=log, stderr=log)
+    url = f"http://127.0.0.1:{port}"
+    deadline = time.time() + 60
+    while time.time() < deadline:
+        assert server.poll() is None, (home / "lab.log").read_text()[-3000:]
+        try:
+            socket.create_connection(("127.0.0.1", port), timeout=1).close()
+            break
+        except OSError:
+            time.sleep(0.3)
+    from playwright.sync_api import sync_playwright
+
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=str(CHROMIUM), args=ARGS)
+        try:
+            yield {"url": url, "root": root, "browser": browser, "log": home / "lab.log"}
+        finally:
+            browser.close()
+            server.terminate()
+            server.wait(timeout=30)
+            log.close()
+            if TIMINGS:
+                (SHOTS / "timings.txt").write_text("".join(f"{k}: {v:.1f} s\n" for k, v in TIMINGS.items()))
+
+
+def _open(lab: dict[str, Any], state: str) -> Any:
+    """Open a student notebook in a fresh page; wait until its kernel is idle."""
+    page = lab["browser"].new_page(viewport={"width": 1400, "height": 1000})
+    started = time.time()
+    workspace = f"{state}-{len(TIMINGS)}-{time.time_ns()}"  # a fresh workspace: no notebook of an earlier page reopens
+    page.goto(f"{lab['url']}/lab/workspaces/{workspace}/tree/{state}/mlp.ipynb?reset&token={TOKEN}")
+    page.wait_for_selector(".jp-Notebook .jp-Cell", timeout=60_000)
+    page.wait_for_selector(".jp-Notebook-ExecutionIndicator[data-status='idle']", timeout=60_000)
+    TIMINGS.setdefault("open the notebook (page load to idle kernel)", time.time() - started)
+    return page
+
+
+def _command(page: Any, menu: str, item: str) -> None:
+    page.locator(".lm-MenuBar-itemLabel", has_text=re.compile(f"^{menu}$")).click()
+    page.locator(".lm-Menu-itemLabel", has_text=re.compile(f"^{re.escape(item)}$")).first.click()
+
+
+def _cell(page: Any, starts: str) -> Any:
+    """The code cell whose source starts with ``starts``."""
+    return page.locator(".jp-CodeCell").filter(has=page.locator(".jp-InputArea-editor", has_text=starts)).first
+
+
+def _validate(page: Any, name: str) -> str:
+    page.locator(".jp-NotebookPanel:not(.lm-mod-hidden) .jp-Toolbar-item", has_text="Validate").first.click()
+    dialog = page.locator(".jp-Dialog")
+    dialog.wait_for(timeout=120_000)
+    page.wait_for_function("() => !document.querySelector('.jp-Dialog').innerText.includes('Validating')",
+                           timeout=120_000)
+    text = dialog.inner_text()
+    page.screenshot(path=str(SHOTS / f"validate_{name}.png"))
+    page.keyboard.press("Escape")
+    return text
+
+
+def test_student_lab_has_the_assignment_list_and_validate_but_no_instructor_tools(lab: dict[str, Any]) -> None:
+    page = _open(lab, "untouched")
+    page.locator(".lm-MenuBar-itemLabel", has_text="Nbgrader").click()
+    items = page.locator(".lm-Menu-content").inner_text()
+    page.keyboard.press("Escape")
+    assert "Assignment List" in items and "Formgrader" not in items and "Create Assignment" not in items, items
+    assert page.locator(".jp-Toolbar-item", has_text="Validate").count() >= 1
+    assert page.locator("#create_assignment_toolbar, .nbgrader-CreateAssignmentWidget").count() == 0
+    page.screenshot(path=str(SHOTS / "student_lab.png"))
+    page.close()
+
+
+@pytest.mark.parametrize(("state", "failed", "expected"), [
+    ("untouched", 5, ["Linear: `Linear.forward` is not written yet.", "`MLP.forward` is not written yet."]),
+    ("partly_written", 4, ["ReLU: `ReLU.forward` is not written yet."]),
+    ("wrong_dw", 2, ["Linear.backward on the worked example: W.grad: expected shape (3, 2), got shape (2, 3).",
+                     "Likely cause: dW = Gᵀ X: the product is transposed.", "The formula: dW = Xᵀ G"]),
+    ("solved", 0, ["Success! Your notebook passes all the tests."]),
+])
+def test_validate_button_tells_the_truth(lab: dict[str, Any], state: str, failed: int, expected: list[str]) -> None:
+    page = _open(lab, state)
+    started = time.time()
+    text = re.sub(r"\s+", " ", _validate(page, state))
+    TIMINGS[f"Validate ({state})"] = time.time() - started
+    assert text.count("The following cell failed") == failed, text
+    for fragment in expected:
+        assert fragment in text, text
+    if failed:
+        assert "Success" not in text and "Traceback" not in text, text
+    page.close()
+
+
+def test_public_check_on_the_stub_then_on_a_pasted_solution(lab: dict[str, Any]) -> None:
+    page = _open(lab, "untouched")
+    _command(page, "Run", "Run All Cells")
+    check = _cell(page, "# Public checks for Linear")
+    output = check.locator(".jp-OutputArea")
+    output.get_by_text("is not written yet").wait_for(timeout=60_000)
+    check.scroll_into_view_if_needed()
+    shown = output.text_content() or ""
+    assert "Linear: `Linear.forward` is not written yet." in shown and "Traceback" not in shown, shown
+    check.scroll_into_view_if_needed()
+    page.screenshot(path=str(SHOTS / "public_check_stub.png"))
+
+    answer = _cell(page, "class Linear(Module)")
+    answer.locator(".jp-InputArea-editor").click()
+    page.keyboard.press("Control+a")
+    page.keyboard.press("Delete")
+    page.keyboard.insert_text(solution_source("linear"))
+    page.keyboard.press("Shift+Enter")
+    check.locator(".jp-InputArea-editor").click()
+    page.keyboard.press("Shift+Enter")
+    output.get_by_text("Linear: public checks passed.").wait_for(timeout=60_000)
+    check.scroll_into_view_if_needed()
+    page.screenshot(path=str(SHOTS / "public_check_solved.png"))
+    page.close()
+
+
+def test_solved_notebook_runs_its_public_checks_and_trains_with_a_progress_bar_and_plots(lab: dict[str, Any]) -> None:
+    page = _open(lab, "solved")
+    started = time.time()
+    _command(page, "Run", "Run All Cells")
+    _cell(page, "# Public checks for MLP").get_by_text("MLP: public checks passed.").wait_for(timeout=120_000)
+    TIMINGS["run every public check (Run All, up to the MLP check)"] = time.time() - started
+    training = _cell(page, "from mnist_data import")
+    training.locator(".jp-OutputArea img").wait_for(timeout=120_000)
+    TIMINGS["Run All including training on 3,000 images"] = time.time() - started
+    training.scroll_into_view_if_needed()
+    shown = (training.locator(".jp-OutputArea").text_content() or "").replace("\u2007", " ")  # tqdm pads with U+2007
+    assert "epoch 4: mean training loss" in shown, shown
+    assert training.locator(".widget-hprogress, progress, .jupyter-widgets.widget-hprogress").count() >= 4, shown
+    for text in ("epoch 1/4", "94/94"):  # 3,000 images in batches of 32
+        assert text in shown, shown
+    training.scroll_into_view_if_needed()
+    page.screenshot(path=str(SHOTS / "training.png"), full_page=False)
+    page.close()
