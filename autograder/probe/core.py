@@ -13,7 +13,9 @@ from typing import Any
 import numpy as np
 
 CHECK_SECONDS = 10
-"""Wall-clock seconds one check may take (a correct solution needs well under one); the gate has its own budget."""
+"""CPU seconds one check may use (a correct solution needs well under one); the gate has its own limits.
+
+CPU time, not wall time: a busy machine slows a check's clock, not its CPU time, so load cannot fail a check."""
 _HERE = str(Path(__file__).resolve().parent)
 
 
@@ -27,16 +29,40 @@ class Stopped(Exception):
 
 @contextmanager
 def time_limit(what: str, seconds: float = CHECK_SECONDS) -> Iterator[None]:
-    """Raise ``CheckTimeout`` if the body runs longer than ``seconds`` (main thread only)."""
+    """Raise ``CheckTimeout`` once the body has used ``seconds`` of this process's CPU time (main thread only).
+
+    Code that hangs without using the CPU (a sleep) is stopped by the worker's wall-clock limit instead.
+    """
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+
+    def on_signal(signum: int, frame: Any) -> None:
+        raise CheckTimeout(
+            f"{what}: expected to finish within {seconds:g} s of CPU time, but it was still running.\n"
+            "  Likely cause: an endless loop, or a Python loop over every element instead of array operations."
+        )
+
+    previous = signal.signal(signal.SIGPROF, on_signal)
+    signal.setitimer(signal.ITIMER_PROF, seconds)
+    try:
+        yield
+    finally:
+        signal.setitimer(signal.ITIMER_PROF, 0)
+        signal.signal(signal.SIGPROF, previous)
+
+
+@contextmanager
+def wall_limit(what: str, seconds: float) -> Iterator[None]:
+    """Raise ``CheckTimeout`` if the body runs longer than ``seconds`` of wall time (main thread only): against hangs
+    that use no CPU, with a limit far above what any load makes of a correct run."""
     if threading.current_thread() is not threading.main_thread():
         yield
         return
 
     def on_alarm(signum: int, frame: Any) -> None:
-        raise CheckTimeout(
-            f"{what}: expected to finish within {seconds:g} s, but it was still running.\n"
-            "  Likely cause: an endless loop, or a Python loop over every element instead of array operations."
-        )
+        raise CheckTimeout(f"{what}: expected to finish within {seconds:g} s, but it was still running.\n"
+                           "  Likely cause: your code waits for something that never comes, or never stops.")
 
     previous = signal.signal(signal.SIGALRM, on_alarm)
     signal.setitimer(signal.ITIMER_REAL, seconds)

@@ -34,7 +34,7 @@ import numpy as np
 from mnist_data import load_mnist, to_vectors
 from threadpoolctl import threadpool_limits
 
-from .core import CheckTimeout, Record, Stopped, collect_cases, plain, raised, time_limit
+from .core import CheckTimeout, Record, Stopped, collect_cases, plain, raised, wall_limit
 
 LOOP_ROWS = (4, 32)
 """Batch sizes of the line count; a step running at least one more line per extra row loops over the batch."""
@@ -270,5 +270,5 @@ def mnist_accuracy(MLP: type, inputs: dict[str, Any]) -> list[Record]:
         except Exception as error:  # noqa: BLE001 - a crash inside training is the student's code failing
             record.keep("training_error", raised(error))
 
-    with time_limit("MNIST training", inputs["wall_seconds"]), threadpool_limits(limits=1, user_api="blas"):
+    with wall_limit("MNIST training", inputs["wall_seconds"]), threadpool_limits(limits=1, user_api="blas"):
         return collect_cases([None], probe)
