@@ -1,4 +1,5 @@
-"""Grade a whole class in parallel: ``python -m autograder.grade [ASSIGNMENT] [--jobs N] [--force] [--student ID ...]``.
+"""Grade a whole class in parallel: ``python -m autograder.grade [ASSIGNMENT] [--jobs N | --scheduler ADDRESS]
+[--force] [--student ID ...]``.
 
 Run it in the course folder, as any user. Before the first student it resolves
 and validates what grading needs (the release, the grading secret, MNIST, the
@@ -14,6 +15,11 @@ it is graded (0 where it is broken) with the reason in its feedback. A
 submission counts as graded once its autograde finished; running the command
 again grades only the rest (``--force`` regrades everyone), so an interrupted
 run is simply started again.
+
+With a Dask scheduler (``--scheduler tcp://HOST:8786`` or ``c.KitGrading.scheduler``) each submission is one task
+on a Dask worker instead (``autograder.cluster``); everything else (retries, what counts as graded, the gradebook
+rows) is the same. A progress bar (tqdm) shows done, failed, running and the time left on a terminal; every
+finished submission also prints one line with the same numbers, for logs.
 """
 from __future__ import annotations
 
@@ -25,13 +31,14 @@ import subprocess
 import sys
 import threading
 import time
+from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 from autograder import sandbox
 from autograder.course_data import GraderFault
-from autograder.settings import load_course_config
-from autograder.verify import prepare_grading
+from autograder.settings import KitGrading, load_course_config
+from autograder.verify import prepared_env, prepare_grading
 
 STATE = Path(".kit-graded")
 
@@ -116,10 +123,23 @@ def _fault(log: Path) -> str:
     return errors[-1].strip() if errors else "nbgrader autograde failed without a message"
 
 
-def autograde_one(course: Path, assignment: str, student: str, force: bool, env: dict[str, str]) -> tuple[bool, float, str]:
-    """``nbgrader autograde`` of one student; return (succeeded, seconds, log file)."""
+def log_path(course: Path, student: str) -> Path:
     log = course / STATE / "logs" / f"{student}.log"
     log.parent.mkdir(parents=True, exist_ok=True)
+    return log
+
+
+def mark_graded(course: Path, assignment: str, student: str) -> None:
+    """Record that this submission (as it is now) is graded: a later run skips it."""
+    marker = _marker(course, assignment, student)
+    marker.parent.mkdir(parents=True, exist_ok=True)
+    marker.write_text(_fingerprint(course, assignment, student))
+
+
+def autograde_one(course: Path, assignment: str, student: str, force: bool, env: dict[str, str]
+                  ) -> tuple[bool, float, str]:
+    """``nbgrader autograde`` of one student; return (succeeded, seconds, log file)."""
+    log = log_path(course, student)
     redo = force or (course / "autograded" / student / assignment).exists()  # an interrupted run left a partial result
     start = time.perf_counter()
     with log.open("w") as out:
@@ -129,9 +149,7 @@ def autograde_one(course: Path, assignment: str, student: str, force: bool, env:
     seconds = time.perf_counter() - start
     ok = done.returncode == 0 and (course / "autograded" / student / assignment).exists()
     if ok:
-        marker = _marker(course, assignment, student)
-        marker.parent.mkdir(parents=True, exist_ok=True)
-        marker.write_text(_fingerprint(course, assignment, student))
+        mark_graded(course, assignment, student)
     return ok, seconds, str(log)
 
 
@@ -151,19 +169,58 @@ def forget_ungraded(course: Path, config, assignment: str, student: str) -> None
             gradebook.remove_submission(assignment, student)
 
 
-def grade_class(course: Path, assignment: str, notebook: str, jobs: int, force: bool = False, students: list[str] | None = None,
-                out=sys.stdout) -> dict[str, bool]:
+class Progress:
+    """Done, failed, running and time left: a tqdm bar on a terminal, and the same numbers on each printed line."""
+
+    def __init__(self, total: int, out, running: Callable[[], int]) -> None:
+        from tqdm import tqdm  # tqdm: small, no dependencies, keeps the bar below printed lines (tqdm.write)
+
+        self._tqdm, self._out, self._running = tqdm, out, running
+        self.total, self.done, self.failed, self.started = total, 0, 0, time.perf_counter()
+        self.lock = threading.Lock()
+        self.bar = tqdm(total=total, file=out, unit="submission", dynamic_ncols=True, disable=None,
+                        bar_format="{l_bar}{bar}| {n_fmt}/{total_fmt} [{elapsed}<{remaining}] {postfix}")
+
+    def left(self) -> str:
+        if not self.done or self.done >= self.total:
+            return "?" if self.done < self.total else "0 s"
+        seconds = (time.perf_counter() - self.started) / self.done * (self.total - self.done)
+        return f"{seconds / 60:.1f} min" if seconds >= 120 else f"{seconds:.0f} s"
+
+    def say(self, text: str) -> None:
+        self._tqdm.write(text, file=self._out)
+        self._out.flush()
+
+    def finished(self, ok: bool, text: str) -> None:
+        """One submission finished (graded or not): print its line, move the bar."""
+        with self.lock:
+            self.done += 1
+            self.failed += not ok
+            running = self._running()
+            self.say(f"[{self.done}/{self.total}] {text} ({time.perf_counter() - self.started:.0f} s in all; "
+                     f"{self.failed} failed, {running} running, about {self.left()} left)")
+            self.bar.set_postfix_str(f"failed {self.failed}, running {running}", refresh=False)
+            self.bar.update(1)
+
+    def close(self) -> None:
+        self.bar.close()
+
+
+def grade_class(course: Path, assignment: str, notebook: str, jobs: int, force: bool = False,
+                students: list[str] | None = None, out=sys.stdout, scheduler: str | None = None) -> dict[str, bool]:
     """Autograde every (or every listed) submitted student, ``jobs`` at a time; return student -> graded.
 
+    With ``scheduler`` (or ``KitGrading.scheduler``), each submission is a task on that Dask cluster instead.
     Raises ``GraderFault`` or ``sandbox.SandboxError`` before anyone is graded if grading cannot be trusted here.
     """
     config = load_course_config(course)
     grading = prepare_grading(config, assignment)
+    scheduler = scheduler or KitGrading(config=config).scheduler or None
     print(f"MNIST: {grading.mnist}\nGrading secret: {grading.secret} (keep it; the same secret regrades identically)\n"
           f"Sandbox: {'bubblewrap' if grading.isolated else 'NONE (KitGrading.sandbox = False)'}", file=out, flush=True)
     # nbgrader calls its own scripts (alembic) by name: this environment's bin first
     os.environ["PATH"] = os.pathsep.join([str(Path(sys.executable).parent), os.environ.get("PATH", "")])
-    env = {**os.environ, "MNIST_DIR": str(grading.mnist)}
+    env = {**os.environ, "MNIST_DIR": str(grading.mnist), **prepared_env(course, grading, assignment)}
     everyone = sorted(p.name for p in (course / "submitted").iterdir() if p.is_dir() and (p / assignment).is_dir())
     chosen = [s for s in everyone if not students or s in students]
     for student in chosen:
@@ -171,36 +228,59 @@ def grade_class(course: Path, assignment: str, notebook: str, jobs: int, force: 
         if note:
             print(f"{student}: {note}", file=out, flush=True)
     todo = [s for s in chosen if force or not is_graded(course, assignment, student=s, notebook=notebook)]
-    print(f"Grading {len(todo)} of {len(chosen)} submissions with {jobs} job(s); {len(chosen) - len(todo)} already graded.",
+    dispatcher = None
+    if scheduler:
+        from autograder.cluster import Dispatcher
+
+        dispatcher = Dispatcher(scheduler, course, config, grading, assignment, force)
+        print(f"Dask scheduler: {scheduler}; {dispatcher.describe()}", file=out, flush=True)
+        attempt: Callable[[str], tuple[bool, float, str]] = dispatcher.autograde
+        where = f"on the Dask cluster at {scheduler}"
+    else:
+        def attempt(student: str) -> tuple[bool, float, str]:
+            return autograde_one(course, assignment, student, force, env)
+        where = f"with {jobs} job(s)"
+    print(f"Grading {len(todo)} of {len(chosen)} submissions {where}; {len(chosen) - len(todo)} already graded.",
           file=out, flush=True)
     results: dict[str, bool] = {}
     faults: dict[str, str] = {}
-    lock, started = threading.Lock(), time.perf_counter()
+    in_flight: set[str] = set()
+    progress = Progress(len(todo), out, dispatcher.running if dispatcher else lambda: len(in_flight))
 
     def run(student: str) -> None:
-        for attempt in range(1, ATTEMPTS + 1):
-            ok, seconds, log = autograde_one(course, assignment, student, force, env)
+        with progress.lock:
+            in_flight.add(student)
+        for tried in range(1, ATTEMPTS + 1):
+            ok, seconds, log = attempt(student)
             if ok:
                 break
-            with lock:
-                print(f"  {student}: grading failed ({_fault(Path(log))}); "
-                      + ("trying again" if attempt < ATTEMPTS else "left ungraded"), file=out, flush=True)
+            with progress.lock:
+                progress.say(f"  {student}: grading failed ({_fault(Path(log))}); "
+                             + ("trying again" if tried < ATTEMPTS else "left ungraded"))
         if not ok:
             faults[student] = _fault(Path(log))
             try:
                 forget_ungraded(course, config, assignment, student)
             except Exception as error:  # noqa: BLE001 - the gradebook itself may be what failed
                 faults[student] += f" (and the gradebook could not be cleaned: {error})"
-        with lock:
+        with progress.lock:
+            in_flight.discard(student)
             results[student] = ok
-            status = "graded" if ok else f"NOT GRADED (the grader's fault, not the student's), see {log}"
-            print(f"[{len(results)}/{len(todo)}] {student}: {status} ({seconds:.1f} s, {time.perf_counter() - started:.0f} s in all)",
-                  file=out, flush=True)
+        status = "graded" if ok else f"NOT GRADED (the grader's fault, not the student's), see {log}"
+        progress.finished(ok, f"{student}: {status} ({seconds:.1f} s)")
 
-    if todo and not (course / "gradebook.db").exists():
-        run(todo.pop(0))  # the first run creates the gradebook; the others then only add to it
-    with ThreadPoolExecutor(max_workers=jobs) as pool:
-        list(pool.map(run, todo))
+    started = progress.started
+    try:
+        if dispatcher is None and todo and not (course / "gradebook.db").exists():
+            run(todo.pop(0))  # the first run creates the gradebook; the others then only add to it
+        # On a cluster every submission is in flight at once (a thread each only waits for its task): Dask queues them
+        workers = min(len(todo), 512) if dispatcher else jobs
+        with ThreadPoolExecutor(max_workers=max(1, workers)) as pool:
+            list(pool.map(run, todo))
+    finally:
+        progress.close()
+        if dispatcher is not None:
+            dispatcher.close()
     failed = sorted(faults)
     print(f"Done in {time.perf_counter() - started:.0f} s: {len(results) - len(failed)} graded, {len(failed)} not graded"
           + (f" ({', '.join(failed)})" if failed else "") + ".", file=out, flush=True)
@@ -219,9 +299,12 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--jobs", type=int, default=os.cpu_count() or 1, help="submissions graded at once (default: the number of cores)")
     parser.add_argument("--force", action="store_true", help="regrade submissions that are graded already")
     parser.add_argument("--student", action="append", help="grade only this student (repeatable)")
+    parser.add_argument("--scheduler", default=None, help="a Dask scheduler's address (tcp://HOST:8786): grade on its "
+                        "workers, one task per submission (default: c.KitGrading.scheduler, else this machine)")
     args = parser.parse_args(argv)
     try:
-        results = grade_class(Path.cwd(), args.assignment, args.notebook or f"{args.assignment}.ipynb", max(1, args.jobs), args.force, args.student)
+        results = grade_class(Path.cwd(), args.assignment, args.notebook or f"{args.assignment}.ipynb",
+                              max(1, args.jobs), args.force, args.student, scheduler=args.scheduler)
     except (sandbox.SandboxError, GraderFault) as error:
         print(f"Cannot grade, nobody was graded: {error}", file=sys.stderr)
         return 2

@@ -32,6 +32,10 @@ class KitGrading(LoggingConfigurable):
                               "the submissions; every graded notebook then says so.").tag(config=True)
     work_dir = Unicode("", help="Folder for the kernels' and workers' scratch files (empty: the system's temporary "
                                "folder).").tag(config=True)
+    scheduler = Unicode("", help="Address of a Dask scheduler (tcp://HOST:8786) that `python -m autograder.grade` "
+                                 "sends every submission to, one task each; `--scheduler` overrides it. Empty: grade "
+                                 "on this machine. The workers need the kit installed and must reach "
+                                 "CourseDirectory.db_url (PostgreSQL for workers on other machines).").tag(config=True)
 
     def course_root(self) -> Path:
         return Path(CourseDirectory(config=self.config).root).resolve()

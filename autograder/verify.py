@@ -51,6 +51,15 @@ PARTS: tuple[tuple[str, ...], ...] = (
     ("linear_forward", "linear_backward_dx", "linear_backward_dw", "linear_backward_db"), ("relu_forward", "relu_backward"),
     ("cross_entropy_forward", "cross_entropy_backward"), ("sgd_step",), ("mlp_forward", "mlp_backward"), ("mnist_accuracy",),
 )
+# The parts share workers: a worker's start-up (sandbox, interpreter, NumPy, the answer cells) costs about as much as
+# the five small parts' probes, so they run one after another in one worker, and the gate in a fresh one. Faults
+# are still charged per check: a crash costs the check that was running, after a retry in a fresh worker, and the
+# checks after it go on in that fresh worker (``run_part``).
+WORKER_GROUPS: tuple[tuple[str, ...], ...] = (tuple(check for part in PARTS[:-1] for check in part), PARTS[-1])
+PREPARED_ENV = "KIT_GRADING_PREPARED"
+"""Set by ``autograder.grade`` for the nbgrader processes it starts: what it already resolved and validated
+(JSON: course root, assignment, MNIST folder, sandbox), so each process does not validate MNIST and start a test
+sandbox again."""
 WORKER = """import os, sys
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from probe.run import main
@@ -95,7 +104,7 @@ def _worker_seconds(part: tuple[str, ...]) -> float:
     from autograder.inputs import GATE_WALL_SECONDS
     from autograder.probe.core import CHECK_SECONDS
 
-    return GATE_WALL_SECONDS + 60.0 if part == ("mnist_accuracy",) else 60.0 + CHECK_SECONDS * len(part)
+    return GATE_WALL_SECONDS + 60.0 if part == ("mnist_accuracy",) else 120.0 + CHECK_SECONDS * len(part)
 
 
 def _prepare(workdir: Path, part: tuple[str, ...], cells: list[dict[str, str]], helpers: Path) -> None:
@@ -219,7 +228,7 @@ def verify(cells: list[dict[str, str]], grading: Grading, control: list[dict[str
     """
     verdicts: dict[str, Verdict] = {}
     with tempfile.TemporaryDirectory(prefix="kit-verify-", dir=grading.scratch) as scratch:
-        for part in PARTS:
+        for part in WORKER_GROUPS:
             outcomes = run_part(part, cells, grading, Path(scratch) / "student")
             suspects: dict[str, str] = {}
             for check, outcome in outcomes.items():
@@ -273,12 +282,30 @@ def prepare_grading(config: Any, assignment: str, log: Any = None) -> Grading:
     where, created = secret.use_course_secret(kit.secret_path())
     if log is not None:
         log.info("Hidden inputs drawn from the grading secret in %s%s", where, " (created now)" if created else "")
-    mnist = resolve_mnist(kit, helpers)
+    prepared = _prepared_by_parent(str(Path(coursedir.root).resolve()), assignment)
+    mnist = Path(prepared["mnist"]) if prepared else resolve_mnist(kit, helpers)
     os.environ["MNIST_DIR"] = str(mnist)  # the judge's accuracy measurement reads the same validated copy
-    if kit.sandbox:
+    if kit.sandbox and not (prepared and prepared.get("sandbox")):
         sandbox.check_available()
     _resolved[key] = Grading(helpers, mnist, kit.sandbox, kit.scratch(), where + (" (created now)" if created else ""))
     return _resolved[key]
+
+
+def prepared_env(root: Path, grading: Grading, assignment: str) -> dict[str, str]:
+    """The environment entry telling nbgrader processes started for this course what is validated already."""
+    return {PREPARED_ENV: json.dumps({"root": str(root.resolve()), "assignment": assignment,
+                                      "mnist": str(grading.mnist), "sandbox": grading.isolated})}
+
+
+def _prepared_by_parent(root: str, assignment: str) -> dict[str, Any] | None:
+    """What ``autograder.grade`` validated for this course and assignment, if it started this process."""
+    try:
+        prepared = json.loads(os.environ.get(PREPARED_ENV, ""))
+    except ValueError:
+        return None
+    if prepared.get("root") != root or prepared.get("assignment") != assignment or not prepared.get("mnist"):
+        return None
+    return prepared
 
 
 def control_cells(config: Any, assignment: str, notebook: str) -> list[dict[str, str]] | None:

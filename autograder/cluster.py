@@ -1,0 +1,260 @@
+"""Grading on a Dask cluster: one task per submission, graded by stock nbgrader in its own sandboxes on a worker.
+
+Why Dask (``distributed`` from PyPI): universities already run it on their clusters (SLURM through
+dask-jobqueue, Kubernetes, plain SSH), it re-runs the task of a worker that dies, and it has a dashboard; the
+kit needs no scheduler of its own.
+
+What travels, so that workers need no shared file system: the task carries the course's ``nbgrader_config.py``,
+its ``source/`` and ``release/`` folders of the assignment (small: notebooks and helper modules), the student's
+submitted files, the grading secret and the database URL. The worker writes them into a private temporary course,
+runs ``nbgrader autograde --student`` there exactly as on one machine (the sandboxed kernel and workers, the kit's
+preprocessors), and sends back the exit status, the log and the autograded files, which the command stores in the
+course folder (for ``nbgrader generate_feedback``).
+
+The grades are written by the worker's nbgrader into the course's gradebook (``CourseDirectory.db_url``, PostgreSQL
+for a cluster): nbgrader's own autograde already writes them, keyed by (assignment, student) and updated in place,
+so a submission re-run after a worker died is written again over the same rows, never twice. Copying grades back
+through the client would re-implement that write. The nbgrader process dies with the worker (``PR_SET_PDEATHSIG``),
+so a dead worker leaves no grading behind that could race with the re-run.
+
+The secret: the client sends the value it resolved (``$MLP_GRADER_SECRET`` or the course's secret file) with each
+task, and the worker hands it to its nbgrader process in ``$MLP_GRADER_SECRET``, which no sandbox inherits (they
+start with an empty environment). Use ``tls://`` addresses when the cluster's network is not trusted. MNIST: each
+worker resolves its own copy, once per worker process, and validates it: its ``$MNIST_DIR`` if set, else the folder
+the client uses if the worker has the same path, else the kit's download cache (downloading it if needed).
+"""
+from __future__ import annotations
+
+import ctypes
+import os
+import shutil
+import signal
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+import uuid
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from autograder.course_data import GraderFault
+
+LOG_TAIL = 200_000  # characters of the worker's nbgrader log sent back
+WORKER_MNIST_ENV = "MNIST_DIR"
+
+
+@dataclass(frozen=True)
+class Task:
+    """Everything one submission's grading needs on a worker that shares no file with the course."""
+
+    assignment: str
+    student: str
+    config: str  # the course's nbgrader_config.py
+    course_files: dict[str, bytes]  # source/<assignment>/..., release/<assignment>/... (paths relative to the course)
+    submission: dict[str, bytes]  # the files in submitted/<student>/<assignment>/, relative to it
+    db_url: str
+    course_id: str
+    secret: str = field(repr=False)
+    mnist_hint: str = ""  # the folder the client uses; used if the worker has it too
+    sandbox: bool = True
+
+
+@dataclass(frozen=True)
+class Result:
+    returncode: int
+    seconds: float
+    log: str
+    autograded: dict[str, bytes]  # autograded/<student>/<assignment>/..., relative to it
+    worker: str = ""
+
+
+# ---------------------------------------------------------------- on the worker
+
+_worker_lock = threading.Lock()
+_worker_mnist: dict[str, str] = {}  # hint -> the validated folder on this worker
+
+
+def _worker_mnist_dir(task: Task) -> str:
+    """This worker's MNIST folder, validated once per worker process (raises ``GraderFault`` if unusable)."""
+    with _worker_lock:
+        if task.mnist_hint in _worker_mnist:
+            return _worker_mnist[task.mnist_hint]
+        helpers = [p for p in task.course_files if p.startswith("release/") and p.endswith("mnist_data.py")]
+        with tempfile.TemporaryDirectory(prefix="kit-mnist-loader-") as folder:
+            loader = Path(folder) / "mnist_data.py"
+            loader.write_bytes(task.course_files[helpers[0]])
+            sys.path.insert(0, folder)
+            try:
+                import mnist_data
+
+                if os.environ.get(WORKER_MNIST_ENV):
+                    data = mnist_data.load_mnist(Path(os.environ[WORKER_MNIST_ENV]).expanduser().resolve())
+                elif task.mnist_hint and Path(task.mnist_hint).is_dir():
+                    data = mnist_data.load_mnist(Path(task.mnist_hint))
+                else:
+                    data = mnist_data.load_mnist(download=True)
+            except Exception as error:  # noqa: BLE001 - missing or corrupt data: the grader's fault
+                raise GraderFault(f"MNIST cannot be used on worker {os.uname().nodename}: {error}") from None
+            finally:
+                sys.path.remove(folder)
+                sys.modules.pop("mnist_data", None)
+        _worker_mnist[task.mnist_hint] = str(Path(data.source).resolve())
+        return _worker_mnist[task.mnist_hint]
+
+
+def _die_with_parent() -> None:
+    """In the child, before exec: be killed when the worker's thread that started it ends (the worker died)."""
+    ctypes.CDLL(None, use_errno=True).prctl(1, signal.SIGKILL)  # PR_SET_PDEATHSIG
+
+
+def _write_course(root: Path, task: Task, mnist: str) -> None:
+    for relative, data in task.course_files.items():
+        (root / relative).parent.mkdir(parents=True, exist_ok=True)
+        (root / relative).write_bytes(data)
+    folder = root / "submitted" / task.student / task.assignment
+    for relative, data in task.submission.items():
+        (folder / relative).parent.mkdir(parents=True, exist_ok=True)
+        (folder / relative).write_bytes(data)
+    # The course's own settings, then where things are in this temporary copy of the course.
+    (root / "nbgrader_config.py").write_text(task.config + f"""
+
+# ---- added by autograder.cluster for grading on a Dask worker
+c.CourseDirectory.root = {str(root)!r}
+c.CourseDirectory.course_id = {task.course_id!r}
+c.CourseDirectory.db_url = {task.db_url!r}
+for _folder in ("source", "release", "submitted", "autograded"):
+    setattr(c.CourseDirectory, _folder + "_directory", _folder)
+c.KitGrading.mnist_dir = {mnist!r}
+c.KitGrading.secret_file = ""
+c.KitGrading.work_dir = ""
+c.KitGrading.scheduler = ""
+c.KitGrading.sandbox = {task.sandbox!r}
+""")
+
+
+def grade_task(task: Task) -> Result:
+    """Run on a Dask worker: grade one submission in a temporary course; the grades go to ``task.db_url``."""
+    from autograder.verify import PREPARED_ENV
+
+    start = time.perf_counter()
+    try:
+        mnist = _worker_mnist_dir(task)
+    except GraderFault as error:
+        return Result(1, time.perf_counter() - start, f"GraderFault: {error}\n", {}, os.uname().nodename)
+    with tempfile.TemporaryDirectory(prefix="kit-task-") as folder:
+        root = Path(folder) / "course"
+        _write_course(root, task, mnist)
+        env = {k: v for k, v in os.environ.items() if k not in (PREPARED_ENV, "MLP_GRADER_SECRET")}
+        env.update({"MLP_GRADER_SECRET": task.secret, "MNIST_DIR": mnist,
+                    "PATH": os.pathsep.join([str(Path(sys.executable).parent), env.get("PATH", "")])})
+        log = root / "autograde.log"
+        with log.open("w") as out:
+            done = subprocess.run([sys.executable, "-m", "nbgrader", "autograde", task.assignment, "--student",
+                                   task.student, "--force"], cwd=root, env=env, stdout=out, stderr=subprocess.STDOUT,
+                                  stdin=subprocess.DEVNULL, preexec_fn=_die_with_parent, check=False)
+        graded = root / "autograded" / task.student / task.assignment
+        files = {str(p.relative_to(graded)): p.read_bytes() for p in sorted(graded.rglob("*")) if p.is_file()}
+        text = log.read_text(errors="replace")
+    return Result(done.returncode, time.perf_counter() - start, text[-LOG_TAIL:], files, os.uname().nodename)
+
+
+# ---------------------------------------------------------------- on the instructor's machine
+
+def _files(folder: Path) -> dict[str, bytes]:
+    return {str(p.relative_to(folder)): p.read_bytes() for p in sorted(folder.rglob("*"))
+            if p.is_file() and "__pycache__" not in p.parts and ".ipynb_checkpoints" not in p.parts}
+
+
+def absolute_db_url(db_url: str, root: Path) -> str:
+    """A SQLite URL with a relative path (nbgrader reads it from the folder it runs in) made absolute."""
+    prefix = "sqlite:///"
+    if db_url.startswith(prefix) and not db_url[len(prefix):].startswith("/") and db_url[len(prefix):] != ":memory:":
+        return prefix + str((root / db_url[len(prefix):]).resolve())
+    return db_url
+
+
+class Dispatcher:
+    """Send submissions to a Dask cluster, one task each; store what comes back in the course folder."""
+
+    def __init__(self, address: str, course: Path, config: Any, grading: Any, assignment: str, force: bool) -> None:
+        from distributed import Client
+        from nbgrader.api import Gradebook, MissingEntry
+        from nbgrader.coursedir import CourseDirectory
+
+        from autograder import secret
+        from autograder.settings import KitGrading
+
+        self.course, self.assignment = course, assignment
+        coursedir = CourseDirectory(config=config)
+        self.db_url = absolute_db_url(coursedir.db_url, course)
+        # The gradebook's tables are made here, once, before any worker writes to it; the assignment must be in it.
+        with Gradebook(self.db_url, coursedir.course_id) as gradebook:
+            try:
+                gradebook.find_assignment(assignment)
+            except MissingEntry:
+                raise GraderFault(f"the gradebook {self.db_url.split('@')[-1]} has no assignment {assignment!r}: run "
+                                  f"`nbgrader generate_assignment {assignment}` with this db_url first") from None
+        kit = KitGrading(config=config)
+        course_files: dict[str, bytes] = {}
+        for kind in ("source", "release"):
+            folder = Path(coursedir.format_path(getattr(coursedir, f"{kind}_directory"), ".", assignment))
+            course_files.update({f"{kind}/{assignment}/{name}": data for name, data in _files(folder).items()})
+        self._template = dict(assignment=assignment, config=(course / "nbgrader_config.py").read_text()
+                              if (course / "nbgrader_config.py").exists() else "c = get_config()\n",
+                              course_files=course_files, db_url=self.db_url, course_id=kit.course_id(),
+                              secret=secret.current(), mnist_hint=str(grading.mnist or ""), sandbox=grading.isolated)
+        self.client = Client(address, timeout="30s")
+        self.sqlite = self.db_url.startswith("sqlite")
+
+    def describe(self) -> str:
+        workers = self.client.scheduler_info(n_workers=-1).get("workers", {})
+        threads = sum(w.get("nthreads", 0) for w in workers.values())
+        text = f"{len(workers)} worker(s), {threads} thread(s); dashboard: {self.client.dashboard_link}"
+        if self.sqlite:
+            text += ("\nThe gradebook is SQLite: every worker must reach this file (same machine or shared file "
+                     "system); for workers on other machines use PostgreSQL (c.CourseDirectory.db_url)")
+        return text
+
+    def running(self) -> int:
+        """Tasks the workers hold now (running or queued on a worker)."""
+        try:
+            return sum(len(keys) for keys in self.client.processing().values())
+        except Exception:  # noqa: BLE001 - only for the progress line
+            return -1
+
+    def autograde(self, student: str) -> tuple[bool, float, str]:
+        """Grade one submission on the cluster; return (succeeded, seconds, log file), as ``grade.autograde_one``."""
+        from distributed import KilledWorker
+
+        from autograder.grade import log_path, mark_graded
+
+        folder = self.course / "submitted" / student / self.assignment
+        task = Task(student=student, submission=_files(folder), **self._template)
+        log = log_path(self.course, student)
+        start = time.perf_counter()
+        future = self.client.submit(grade_task, task, key=f"autograde-{student}-{uuid.uuid4().hex[:8]}", pure=False)
+        try:
+            result: Result = future.result()
+        except KilledWorker as error:
+            log.write_text(f"GraderFault: the workers running this submission died ({error})\n")
+            return False, time.perf_counter() - start, str(log)
+        except Exception as error:  # noqa: BLE001 - the task itself failed on the worker: the grader's fault
+            log.write_text(f"GraderFault: the Dask task failed ({type(error).__name__}: {error})\n")
+            return False, time.perf_counter() - start, str(log)
+        finally:
+            future.release()
+        log.write_text(f"(graded on worker {result.worker})\n{result.log}")
+        target = self.course / "autograded" / student / self.assignment
+        ok = result.returncode == 0 and bool(result.autograded)
+        if ok:
+            shutil.rmtree(target, ignore_errors=True)
+            for relative, data in result.autograded.items():
+                (target / relative).parent.mkdir(parents=True, exist_ok=True)
+                (target / relative).write_bytes(data)
+            mark_graded(self.course, self.assignment, student)
+        return ok, result.seconds, str(log)
+
+    def close(self) -> None:
+        self.client.close()
