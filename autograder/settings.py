@@ -85,6 +85,9 @@ def apply(c: Config) -> None:
         "nbgrader.preprocessors.AssignLatePenalties",
         "nbgrader.preprocessors.CheckCellMetadata",
     ]
+    # Feedback HTML that reads well offline: formulas as MathML (no MathJax from a CDN), failed checks first, in
+    # the edition's language (autograder/feedback.py).
+    c.GenerateFeedback.exporter_class = "autograder.feedback.FeedbackExporter"
 
 
 def load_course_config(course: Path) -> Config:

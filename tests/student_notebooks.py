@@ -41,7 +41,7 @@ def student_notebook(state: str, folder: Path, release: Path = RELEASE) -> Path:
     folder.mkdir(parents=True, exist_ok=True)
     for helper in release.glob("*.py"):
         shutil.copy(helper, folder / helper.name)
-    notebook = json.loads((release / "mlp.ipynb").read_text())
+    notebook = json.loads(next(release.glob("*.ipynb")).read_text())  # mlp.ipynb, or mlp_zh.ipynb (Chinese edition)
     for cell in notebook["cells"]:
         if _grade_id(cell) in STATES[state]:
             source = solution_source(_grade_id(cell))

@@ -64,6 +64,7 @@ def lab(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[str, Any]]:
     root = tmp_path_factory.mktemp("student")
     for state in STATES:
         student_notebook(state, root / state)
+    student_notebook("untouched", root / "zh_untouched", release=REPO / "release" / "mlp_zh")  # the Chinese edition
     home = tmp_path_factory.mktemp("jupyter")
     env = {**os.environ, "JUPYTER_CONFIG_DIR": str(home / "config"), "JUPYTER_RUNTIME_DIR": str(home / "runtime"),
            "IPYTHONDIR": str(home / "ipython"), "MLP_TRAIN_SUBSET": "3000"}
@@ -213,3 +214,100 @@ def test_solved_notebook_runs_its_public_checks_and_trains_with_a_progress_bar_a
     training.scroll_into_view_if_needed()
     page.screenshot(path=str(SHOTS / "training.png"), full_page=False)
     page.close()
+
+
+def test_chinese_edition_shows_chinese_headings_and_messages(lab: dict[str, Any]) -> None:
+    page = _open(lab, "zh_untouched")
+    page.locator(".jp-MarkdownOutput h1", has_text="作业：从零实现多层感知机").first.wait_for(timeout=30_000)
+    _command(page, "Run", "Run All Cells")
+    check = _cell(page, "# Public checks for Linear")
+    output = check.locator(".jp-OutputArea")
+    output.get_by_text("还没有实现").wait_for(timeout=60_000)
+    shown = output.text_content() or ""
+    assert "Linear：`Linear.forward` 还没有实现。" in shown and "Traceback" not in shown, shown
+    assert "not written yet" not in shown, shown
+    heading = page.locator(".jp-MarkdownOutput h2", has_text="全连接层 Linear")
+    assert heading.count() >= 1
+    check.scroll_into_view_if_needed()
+    page.screenshot(path=str(SHOTS / "zh_public_check_stub.png"))
+    page.close()
+
+
+FEEDBACK_MESSAGE = (  # the README's example: what the grader writes into a failed hidden test cell
+    "Linear(5, 5) with x of shape (6, 5): W.grad after backward(grad): expected -2.02315 at index (1, 3) (relative "
+    "error at most 1e-06), got 3.37684, relative error 1.14.\n  Likely cause: dW = Gᵀ X: the product is transposed.\n"
+    "  The formula: dW = Xᵀ G, of the shape of W (D_in, D_out), with X the input of the latest forward; store it in "
+    "self.W.grad")
+
+
+def feedback_html(assignment: str, folder: Path) -> Path:
+    """The feedback ``nbgrader generate_feedback`` writes with this repository's config (its exporter and
+    preprocessors; the grades GetGrades would read from the gradebook are set on the cells) for the solution
+    notebook of ``assignment`` with a failed dW test cell."""
+    import nbformat
+    from nbgrader.converters import GenerateFeedback
+    from nbgrader.coursedir import CourseDirectory
+    from nbgrader.preprocessors import GetGrades
+
+    from autograder.settings import load_course_config
+    from autograder.verify import Verdict, apply_verdict
+
+    config = load_course_config(REPO)
+    converter = GenerateFeedback(coursedir=CourseDirectory(config=config), config=config)
+    exporter = converter.exporter_class(parent=converter, config=converter.config)
+    for preprocessor in converter.preprocessors:
+        if preprocessor is not GetGrades:
+            exporter.register_preprocessor(preprocessor)
+    nb = nbformat.read(REPO / "solutions" / assignment / f"{assignment}.ipynb", as_version=4)
+    for cell in nb.cells:
+        meta = cell.metadata.get("nbgrader", {})
+        if meta.get("grade"):
+            meta["score"] = 0 if meta["grade_id"] == "test_linear_backward_dw" else meta["points"]
+        if meta.get("grade_id") == "test_linear_backward_dw":
+            apply_verdict(cell, Verdict(False, FEEDBACK_MESSAGE))
+    resources = {"nbgrader": {"assignment": assignment, "student": "bob", "notebook": assignment, "score": 94,
+                              "max_score": 100, "late_penalty": 0}, "unique_key": assignment}
+    output, _ = exporter.from_notebook_node(nb, resources)
+    path = folder / f"{assignment}_feedback.html"
+    path.write_text(output)
+    return path
+
+
+@pytest.mark.parametrize(("assignment", "expected"), [
+    ("mlp", ["Checks that failed (1)", "Likely cause: dW = Gᵀ X: the product is transposed."]),
+    ("mlp_zh", ["未通过的检查 (1)", "可能的原因：dW = Gᵀ X：乘积的顺序反了（结果被转置）。", "作业：从零实现多层感知机"]),
+])
+def test_feedback_renders_math_offline_and_shows_failed_checks_first(lab: dict[str, Any], tmp_path: Path,
+                                                                      assignment: str, expected: list[str]) -> None:
+    path = feedback_html(assignment, tmp_path)
+    context = lab["browser"].new_context(viewport={"width": 1300, "height": 1000})
+    context.set_offline(True)
+    requested: list[str] = []
+
+    def refuse(route: Any) -> None:
+        requested.append(route.request.url)
+        route.abort()
+
+    context.route(re.compile(r"^(?!file:).*"), refuse)
+    page = context.new_page()
+    page.goto(path.as_uri())
+    page.wait_for_load_state("load")
+    text = page.locator("body").inner_text()
+    assert requested == [], requested  # the file loads nothing from the network
+    assert "$$" not in text and "\\frac" not in text and "\\partial" not in text, text[:2000]
+    formulas = page.locator("math")
+    assert formulas.count() >= 40
+    box = page.locator("math[display=block]").first.bounding_box()
+    assert box is not None and box["width"] > 100 and box["height"] > 20, box  # drawn as math, not as raw text
+    assert page.locator("math mfrac").count() >= 4
+    summary = page.locator(".kit-failed-summary")
+    assert summary.is_visible() and summary.bounding_box()["y"] < 700  # on the first screen, above the notebook
+    for fragment in expected:
+        assert fragment in text, fragment
+    failure = page.locator(".output_error").first
+    assert failure.evaluate("e => getComputedStyle(e).borderLeftStyle") == "solid"
+    page.screenshot(path=str(SHOTS / f"feedback_offline_{assignment}_top.png"))
+    page.locator("a[name=test_linear_backward_dw]").scroll_into_view_if_needed()
+    page.locator("math[display=block]").nth(2).scroll_into_view_if_needed()
+    page.screenshot(path=str(SHOTS / f"feedback_offline_{assignment}_linear.png"))
+    context.close()

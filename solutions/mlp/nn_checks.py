@@ -12,6 +12,7 @@ from typing import Any, Callable, Sequence
 import textwrap
 
 import numpy as np
+from nn_i18n import LANGUAGE, WIDTH, translate
 
 FD_EPS = 1e-6
 """Step of the central differences ``(f(x + eps) - f(x - eps)) / (2 eps)``."""
@@ -20,7 +21,7 @@ FD_TOLERANCE = 1e-6
 """Largest accepted gradient-check error (see ``gradient_error``)."""
 
 
-MESSAGE_WIDTH = 80
+MESSAGE_WIDTH = WIDTH[LANGUAGE]
 """Width a failure message is wrapped to in a notebook (nbgrader's validator cuts lines after 86 characters)."""
 
 
@@ -36,10 +37,11 @@ def render_message(message: str, width: int = MESSAGE_WIDTH) -> list[str]:
 
 
 class CheckFailed(AssertionError):
-    """A check failed. IPython shows the message alone (``_render_traceback_``), wrapped to fit a narrow screen."""
+    """A check failed. IPython shows the message alone (``_render_traceback_``), wrapped to fit a narrow screen, in
+    the edition's language (``nn_i18n``; the message itself stays English for the checks that read it)."""
 
     def _render_traceback_(self) -> list[str]:
-        return render_message(str(self))
+        return render_message(translate(str(self)))
 
 
 RETURNED_NONE = "the method returned None: a missing `return`, or `return` without a value"

@@ -15,6 +15,7 @@ import nn_diagnosis as diagnose
 from nn_checks import (FD_TOLERANCE, CheckFailed, check_array, check_dtype, check_module_gradients, check_shape,
                        check_unchanged, numerical_gradient)
 from nn_core import Parameter
+from nn_i18n import translate
 
 Check = Callable[[type], None]
 
@@ -33,7 +34,7 @@ def public_check(part: str) -> Callable[[Check], Check]:
                 message = (diagnose.not_written(part, method) if method
                            else diagnose.explain_error(f"Your {part}", error))
                 raise CheckFailed(message) from None
-            print(f"{part}: public checks passed.")
+            print(translate(f"{part}: public checks passed."))
         return run
     return decorate
 

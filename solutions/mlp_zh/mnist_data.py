@@ -1,0 +1,394 @@
+"""Load the MNIST handwritten-digit data set as NumPy arrays.
+
+Usage::
+
+    from mnist_data import load_mnist, to_vectors
+    mnist = load_mnist()
+    x_train = to_vectors(mnist.train_images)   # float32 (60000, 784) in [0, 1]
+    y_train = mnist.train_labels                # uint8 (60000,)
+
+Where the files come from (first match wins):
+
+1. ``load_mnist(data_dir=...)`` or the environment variable ``MNIST_DIR``:
+   a directory with the four ``.gz`` files that you provide.
+2. A download cache (``cache_dir=...``, else ``$MNIST_CACHE_DIR``, else
+   ``~/.cache/dl-notes/mnist``), filled on first use from the mirrors.
+
+Every file is checked (gzip integrity, IDX header, sizes, label range), and
+downloaded files must have the official SHA-256 sum.
+"""
+
+import gzip
+import hashlib
+import http.client
+import os
+import struct
+import tempfile
+import urllib.request
+import zlib
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+
+__all__ = [
+    "DEFAULT_MIRRORS",
+    "FILES",
+    "MNIST_CACHE_ENV",
+    "MNIST_DIR_ENV",
+    "OFFICIAL_SHA256",
+    "Mnist",
+    "MnistDataError",
+    "load_mnist",
+    "read_idx",
+    "to_vectors",
+]
+
+MNIST_DIR_ENV = "MNIST_DIR"
+MNIST_CACHE_ENV = "MNIST_CACHE_DIR"
+DEFAULT_CACHE_DIR = Path("~") / ".cache" / "dl-notes" / "mnist"
+DEFAULT_MIRRORS: tuple[str, ...] = (
+    "https://ossci-datasets.s3.amazonaws.com/mnist/",
+    "https://storage.googleapis.com/cvdf-datasets/mnist/",
+)
+DOWNLOAD_TIMEOUT = 30.0  # seconds, per connection attempt / read
+
+FILES: dict[str, str] = {
+    "train_images": "train-images-idx3-ubyte.gz",
+    "train_labels": "train-labels-idx1-ubyte.gz",
+    "test_images": "t10k-images-idx3-ubyte.gz",
+    "test_labels": "t10k-labels-idx1-ubyte.gz",
+}
+OFFICIAL_SHA256: dict[str, str] = {
+    "train-images-idx3-ubyte.gz": "440fcabf73cc546fa21475e81ea370265605f56be210a4024d2ca8f203523609",
+    "train-labels-idx1-ubyte.gz": "3552534a0a558bbed6aed32b30c495cca23d567ec52cac8be1a0730e8010255c",
+    "t10k-images-idx3-ubyte.gz": "8d422c7b0a1c1c79245a5bcf07fe86e33eeafee792b84584aec276f5a2dbc4e6",
+    "t10k-labels-idx1-ubyte.gz": "f7ae60f92e00ec6debd23a6088c31dbd2371eca3ffa0defaefb259924204aec6",
+}
+# Number of examples per split (tests may shrink these to use tiny files).
+EXPECTED_COUNTS: dict[str, int] = {"train": 60000, "test": 10000}
+
+IMAGE_MAGIC = 2051  # 0x00000803: unsigned bytes, 3 dimensions
+LABEL_MAGIC = 2049  # 0x00000801: unsigned bytes, 1 dimension
+IMAGE_SIZE = 28
+NUM_CLASSES = 10
+
+
+class MnistDataError(ValueError):
+    """The MNIST files are missing, corrupt or could not be downloaded."""
+
+
+@dataclass(frozen=True, eq=False)
+class Mnist:
+    """The four MNIST arrays and where they were read from."""
+
+    train_images: np.ndarray  # uint8 (60000, 28, 28)
+    train_labels: np.ndarray  # uint8 (60000,)
+    test_images: np.ndarray  # uint8 (10000, 28, 28)
+    test_labels: np.ndarray  # uint8 (10000,)
+    source: Path  # directory the files were read from
+    official_bytes: dict[str, bool]  # filename -> SHA-256 equals the official sum
+
+    def __repr__(self) -> str:
+        shapes = ", ".join(
+            f"{role}={getattr(self, role).dtype}{getattr(self, role).shape}" for role in FILES
+        )
+        return f"Mnist({shapes}, source={str(self.source)!r})"
+
+
+# ----------------------------------------------------------------------------
+# Reading and validating one IDX file
+# ----------------------------------------------------------------------------
+
+
+def _read_bytes(path: Path) -> bytes:
+    try:
+        return path.read_bytes()
+    except OSError as e:
+        raise MnistDataError(f"Could not read MNIST file {path}: {e}") from None
+
+
+def _parse_idx(raw: bytes, path: Path, expected_magic: int, expected_count: int | None) -> np.ndarray:
+    """Decompress and validate gzip'ed IDX bytes; ``path`` is only used in messages."""
+    try:
+        data = gzip.decompress(raw)
+    except EOFError as e:
+        raise MnistDataError(
+            f"MNIST file {path} looks truncated (the gzip stream ends early: {e}); "
+            "the download or copy was probably interrupted."
+        ) from None
+    except (OSError, zlib.error) as e:  # gzip.BadGzipFile is an OSError
+        raise MnistDataError(f"MNIST file {path} looks corrupt (not a valid gzip file: {e}).") from None
+
+    if len(data) < 4:
+        raise MnistDataError(f"MNIST file {path} is too short to hold an IDX header ({len(data)} bytes).")
+    (magic,) = struct.unpack(">I", data[:4])
+    if magic != expected_magic:
+        kinds = {IMAGE_MAGIC: "images", LABEL_MAGIC: "labels"}
+        hint = f" (that is the magic number of an MNIST {kinds[magic]} file)" if magic in kinds else ""
+        raise MnistDataError(
+            f"MNIST file {path} has magic number {magic}{hint}, expected {expected_magic}; "
+            "it is not the file its name says."
+        )
+    if (magic >> 8) != 0x08:  # type code 0x08 = unsigned byte
+        raise MnistDataError(f"MNIST file {path}: unsupported IDX data type {magic >> 8:#04x}.")
+
+    ndim = magic & 0xFF
+    header_len = 4 + 4 * ndim
+    if len(data) < header_len:
+        raise MnistDataError(f"MNIST file {path} is too short to hold its IDX header ({len(data)} bytes).")
+    dims = struct.unpack(f">{ndim}I", data[4:header_len])
+
+    if magic == IMAGE_MAGIC and dims[1:] != (IMAGE_SIZE, IMAGE_SIZE):
+        raise MnistDataError(
+            f"MNIST file {path} holds {dims[1]}x{dims[2]} images, expected {IMAGE_SIZE}x{IMAGE_SIZE}."
+        )
+    if expected_count is not None and dims[0] != expected_count:
+        raise MnistDataError(f"MNIST file {path} holds {dims[0]} items, expected {expected_count}.")
+
+    expected_len = int(np.prod(dims, dtype=np.int64))
+    payload_len = len(data) - header_len
+    if payload_len < expected_len:
+        raise MnistDataError(
+            f"MNIST file {path} is too short: its header promises {expected_len} bytes of data "
+            f"but only {payload_len} follow (truncated file?)."
+        )
+    if payload_len > expected_len:
+        raise MnistDataError(
+            f"MNIST file {path} has {payload_len - expected_len} unexpected trailing bytes "
+            f"after the {expected_len} bytes of data its header promises."
+        )
+
+    array = np.frombuffer(data, dtype=np.uint8, offset=header_len).reshape(dims).copy()
+    if magic == LABEL_MAGIC and array.size and array.max() >= NUM_CLASSES:
+        bad = int(np.argmax(array >= NUM_CLASSES))
+        raise MnistDataError(
+            f"MNIST file {path} has label {array[bad]} at index {bad}; labels must be 0..{NUM_CLASSES - 1}."
+        )
+    return array
+
+
+def read_idx(path: Path, expected_magic: int, expected_count: int | None = None) -> np.ndarray:
+    """Read a gzip'ed IDX file and validate it; raise MnistDataError if anything is off.
+
+    ``expected_magic`` is 2051 for images (then (count, 28, 28) is returned) or
+    2049 for labels ((count,), values 0..9). ``expected_count``, if given, must
+    equal the number of items in the file.
+    """
+    path = Path(path)
+    return _parse_idx(_read_bytes(path), path, expected_magic, expected_count)
+
+
+def _sha256(raw: bytes) -> str:
+    return hashlib.sha256(raw).hexdigest()
+
+
+def _build(raws: dict[str, bytes], source: Path, official: dict[str, bool]) -> Mnist:
+    """Parse the four files (filename -> gzip bytes) and check they fit together."""
+    arrays: dict[str, np.ndarray] = {}
+    for split in ("train", "test"):
+        images_name, labels_name = FILES[f"{split}_images"], FILES[f"{split}_labels"]
+        images = _parse_idx(raws[images_name], source / images_name, IMAGE_MAGIC, None)
+        labels = _parse_idx(raws[labels_name], source / labels_name, LABEL_MAGIC, None)
+        if len(images) != len(labels):
+            raise MnistDataError(
+                f"MNIST files do not match: {source / images_name} holds {len(images)} images "
+                f"but {source / labels_name} holds {len(labels)} labels."
+            )
+        expected = EXPECTED_COUNTS[split]
+        if len(images) != expected:
+            raise MnistDataError(
+                f"MNIST files {source / images_name} and {source / labels_name} hold "
+                f"{len(images)} examples each, expected {expected} for the {split} split."
+            )
+        arrays[f"{split}_images"], arrays[f"{split}_labels"] = images, labels
+    return Mnist(**arrays, source=source, official_bytes=official)
+
+
+# ----------------------------------------------------------------------------
+# Source 1: a directory chosen by the user
+# ----------------------------------------------------------------------------
+
+
+def _load_user_dir(directory: Path, origin: str, strict_checksums: bool) -> Mnist:
+    names = ", ".join(FILES.values())
+    if origin == "argument":
+        where = f"the directory {directory} (given as the data_dir argument)"
+        advice = f"Put the four MNIST files ({names}) there, or call load_mnist() without data_dir to download them."
+    else:
+        where = f"the directory {directory} (from the environment variable ${MNIST_DIR_ENV})"
+        advice = f"Put the four MNIST files ({names}) there, or unset {MNIST_DIR_ENV} to download them."
+
+    if not directory.is_dir():
+        state = "is not a directory" if directory.exists() else "does not exist"
+        raise MnistDataError(f"Cannot load MNIST: {where} {state}.\n{advice}")
+
+    missing = [name for name in FILES.values() if not (directory / name).is_file()]
+    if missing:
+        lines = []
+        for name in missing:
+            unzipped = directory / name.removesuffix(".gz")
+            note = f" (found uncompressed {unzipped.name}; gzip it)" if unzipped.is_file() else ""
+            lines.append(f"  {name}{note}")
+        raise MnistDataError(
+            f"Cannot load MNIST: {where} lacks {len(missing)} file(s):\n" + "\n".join(lines) + f"\n{advice}"
+        )
+
+    try:
+        raws = {name: _read_bytes(directory / name) for name in FILES.values()}
+        official = {name: _sha256(raw) == OFFICIAL_SHA256[name] for name, raw in raws.items()}
+        mnist = _build(raws, directory, official)
+    except MnistDataError as e:
+        raise MnistDataError(f"Cannot load MNIST from {where}:\n{e}\n{advice}") from None
+
+    if strict_checksums:
+        for name, ok in official.items():
+            if not ok:
+                raise MnistDataError(
+                    f"MNIST file {directory / name} is not byte-identical to the official file "
+                    f"(strict_checksums=True): expected SHA-256 {OFFICIAL_SHA256[name]}, "
+                    f"got {_sha256(raws[name])}. It comes from {where}; "
+                    "pass strict_checksums=False to accept it anyway."
+                )
+    return mnist
+
+
+# ----------------------------------------------------------------------------
+# Source 2: the download cache
+# ----------------------------------------------------------------------------
+
+
+class _ChecksumMismatch(Exception):
+    """A downloaded file did not have the official SHA-256 sum."""
+
+
+def _download_one(url: str, target: Path, expected_sha: str) -> None:
+    """Download ``url`` to a temp file next to ``target``; move it there only if the sum matches."""
+    tmp = tempfile.NamedTemporaryFile(delete=False, dir=target.parent, prefix=target.name + ".", suffix=".part")
+    tmp_path = Path(tmp.name)
+    try:
+        digest = hashlib.sha256()
+        with tmp, urllib.request.urlopen(url, timeout=DOWNLOAD_TIMEOUT) as response:
+            while chunk := response.read(1 << 16):
+                digest.update(chunk)
+                tmp.write(chunk)
+        actual = digest.hexdigest()
+        if actual != expected_sha:
+            raise _ChecksumMismatch(f"checksum mismatch: expected SHA-256 {expected_sha}, got {actual}")
+        os.replace(tmp_path, target)
+    except BaseException:  # also on Ctrl-C: never leave a half-written file behind
+        tmp.close()
+        tmp_path.unlink(missing_ok=True)
+        raise
+
+
+def _download(name: str, cache_dir: Path, mirrors: Sequence[str]) -> None:
+    """Fetch ``name`` into ``cache_dir`` from the first mirror that delivers the official bytes."""
+    errors = []
+    for mirror in mirrors:
+        url = mirror.rstrip("/") + "/" + name
+        try:
+            _download_one(url, cache_dir / name, OFFICIAL_SHA256[name])
+            return
+        except (OSError, ValueError, http.client.HTTPException, _ChecksumMismatch) as e:
+            errors.append(f"  {url}: {e}")
+    tried = "\n".join(errors) if errors else "  (no mirrors were given)"
+    raise MnistDataError(
+        f"Could not download MNIST file {name} into {cache_dir}:\n{tried}\n"
+        f"If this machine has no internet access, copy the four MNIST files "
+        f"({', '.join(FILES.values())}) to a directory and set the environment variable "
+        f"{MNIST_DIR_ENV} to it (or pass data_dir=...)."
+    )
+
+
+def _load_cache(cache_dir: Path, download: bool, mirrors: Sequence[str]) -> Mnist:
+    raws: dict[str, bytes] = {}
+    missing: list[str] = []
+    rejected: list[str] = []
+    for name in FILES.values():
+        path = cache_dir / name
+        if not path.is_file():
+            missing.append(name)
+            continue
+        raw = _read_bytes(path)
+        if _sha256(raw) == OFFICIAL_SHA256[name]:
+            raws[name] = raw
+            continue
+        # The cache only ever receives verified files, so this one got damaged.
+        try:
+            path.unlink()
+        except OSError as e:
+            raise MnistDataError(
+                f"Cached MNIST file {path} is damaged (wrong SHA-256) and could not be deleted: {e}"
+            ) from None
+        missing.append(name)
+        rejected.append(name)
+
+    if missing and not download:
+        note = f" ({', '.join(rejected)} failed the checksum and was deleted)" if rejected else ""
+        raise MnistDataError(
+            f"MNIST files missing from the cache directory {cache_dir}{note}: {', '.join(missing)}.\n"
+            f"Downloading is off (download=False). Set the environment variable {MNIST_DIR_ENV} "
+            "(or pass data_dir=...) to a directory with the four MNIST files, "
+            "or allow download=True to fill the cache."
+        )
+    if missing:
+        try:
+            cache_dir.mkdir(parents=True, exist_ok=True)
+        except OSError as e:
+            raise MnistDataError(
+                f"Cannot create the MNIST cache directory {cache_dir}: {e}\n"
+                f"Set {MNIST_CACHE_ENV} to a writable directory, or {MNIST_DIR_ENV} to a directory "
+                "that already holds the four MNIST files."
+            ) from None
+        if isinstance(mirrors, str):  # a single URL instead of a sequence of them
+            mirrors = (mirrors,)
+        for name in missing:
+            _download(name, cache_dir, mirrors)
+            raws[name] = _read_bytes(cache_dir / name)
+
+    return _build(raws, cache_dir, {name: True for name in FILES.values()})
+
+
+# ----------------------------------------------------------------------------
+# Public entry points
+# ----------------------------------------------------------------------------
+
+
+def load_mnist(
+    data_dir: str | os.PathLike[str] | None = None,
+    *,
+    cache_dir: str | os.PathLike[str] | None = None,
+    download: bool = True,
+    mirrors: Sequence[str] = DEFAULT_MIRRORS,
+    strict_checksums: bool = False,
+) -> Mnist:
+    """Load MNIST from ``data_dir`` / ``$MNIST_DIR`` if set, else from (and into) the download cache.
+
+    A directory you choose is used as is: its checksums are only reported in
+    ``Mnist.official_bytes`` unless ``strict_checksums=True``. Cached and
+    downloaded files must match the official SHA-256 sums.
+    Raises MnistDataError with an explanation if the data cannot be loaded.
+    """
+    if data_dir is not None and os.fspath(data_dir) != "":
+        return _load_user_dir(Path(data_dir).expanduser(), "argument", strict_checksums)
+    env_dir = os.environ.get(MNIST_DIR_ENV, "")
+    if env_dir:
+        return _load_user_dir(Path(env_dir).expanduser(), "env", strict_checksums)
+
+    if cache_dir is None or os.fspath(cache_dir) == "":
+        cache_dir = os.environ.get(MNIST_CACHE_ENV, "") or DEFAULT_CACHE_DIR
+    return _load_cache(Path(cache_dir).expanduser(), download, mirrors)
+
+
+def to_vectors(images: np.ndarray) -> np.ndarray:
+    """uint8 (N,28,28) -> float32 (N,784) scaled to [0,1] (divide by 255)."""
+    images = np.asarray(images)
+    if images.ndim != 3 or images.shape[1:] != (IMAGE_SIZE, IMAGE_SIZE):
+        raise ValueError(f"expected images of shape (N, {IMAGE_SIZE}, {IMAGE_SIZE}), got {images.shape}")
+    if images.dtype != np.uint8:
+        raise ValueError(f"expected uint8 pixels 0..255, got {images.dtype} (already converted?)")
+    vectors = images.reshape(len(images), IMAGE_SIZE * IMAGE_SIZE).astype(np.float32)
+    vectors /= np.float32(255)
+    return vectors
