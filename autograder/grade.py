@@ -110,7 +110,7 @@ def is_graded(course: Path, assignment: str, student: str, notebook: str) -> boo
 
 
 ATTEMPTS = 2  # a failed autograde (the grader's fault, never the student's) is tried this often
-FAULT_LINE = re.compile(r"(GraderFault|SandboxError|OperationalError|OSError)[^:]*: (.*)")
+FAULT_LINE = re.compile(r"(GraderFault|SandboxError|OperationalError|OSError|NbGraderException)[^:]*: (.*)")
 
 
 def _fault(log: Path) -> str:
@@ -206,6 +206,23 @@ class Progress:
         self.bar.close()
 
 
+def require_assignment(config: Any, course: Path, assignment: str) -> None:
+    """Stop before anyone is graded if the gradebook does not know the assignment (nbgrader would fail everyone)."""
+    from nbgrader.api import Gradebook, MissingEntry
+    from nbgrader.coursedir import CourseDirectory
+
+    from autograder.cluster import absolute_db_url
+
+    coursedir = CourseDirectory(config=config)
+    with Gradebook(absolute_db_url(coursedir.db_url, course), coursedir.course_id) as gradebook:
+        try:
+            gradebook.find_assignment(assignment)
+        except MissingEntry:
+            raise GraderFault(f"the gradebook has no assignment {assignment!r}: run `nbgrader generate_assignment "
+                              f"{assignment}` in {course} first (it builds the release and registers the assignment)"
+                              ) from None
+
+
 def grade_class(course: Path, assignment: str, notebook: str, jobs: int, force: bool = False,
                 students: list[str] | None = None, out=sys.stdout, scheduler: str | None = None) -> dict[str, bool]:
     """Autograde every (or every listed) submitted student, ``jobs`` at a time; return student -> graded.
@@ -215,11 +232,12 @@ def grade_class(course: Path, assignment: str, notebook: str, jobs: int, force: 
     """
     config = load_course_config(course)
     grading = prepare_grading(config, assignment)
+    # nbgrader calls its own scripts (alembic) by name: this environment's bin first
+    os.environ["PATH"] = os.pathsep.join([str(Path(sys.executable).parent), os.environ.get("PATH", "")])
+    require_assignment(config, course, assignment)
     scheduler = scheduler or KitGrading(config=config).scheduler or None
     print(f"MNIST: {grading.mnist}\nGrading secret: {grading.secret} (keep it; the same secret regrades identically)\n"
           f"Sandbox: {'bubblewrap' if grading.isolated else 'NONE (KitGrading.sandbox = False)'}", file=out, flush=True)
-    # nbgrader calls its own scripts (alembic) by name: this environment's bin first
-    os.environ["PATH"] = os.pathsep.join([str(Path(sys.executable).parent), os.environ.get("PATH", "")])
     env = {**os.environ, "MNIST_DIR": str(grading.mnist), **prepared_env(course, grading, assignment)}
     everyone = sorted(p.name for p in (course / "submitted").iterdir() if p.is_dir() and (p / assignment).is_dir())
     chosen = [s for s in everyone if not students or s in students]

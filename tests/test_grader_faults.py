@@ -121,3 +121,11 @@ def test_a_full_disk_leaves_the_submission_ungraded_and_a_rerun_grades_it(tmp_pa
         assert again.returncode == 0 and totals(course) == {"reference_student": 100}, again.stdout + again.stderr
     finally:
         subprocess.run(["umount", "-l", str(work)], check=False)
+
+
+def test_an_assignment_missing_from_the_gradebook_stops_the_command_with_the_remedy(tmp_path: Path) -> None:
+    course = make_course(tmp_path / "course", "faults", _config(tmp_path))
+    (course / "gradebook.db").unlink()  # as in a fresh clone: release/ is there, the gradebook is not
+    result = grade(course)
+    assert result.returncode == 2 and "run `nbgrader generate_assignment mlp`" in result.stderr, result.stderr
+    assert rows_in_gradebook(course) == 0 and not (course / "autograded").exists()
