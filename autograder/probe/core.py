@@ -28,49 +28,40 @@ class Stopped(Exception):
 
 
 @contextmanager
-def time_limit(what: str, seconds: float = CHECK_SECONDS) -> Iterator[None]:
-    """Raise ``CheckTimeout`` once the body has used ``seconds`` of this process's CPU time (main thread only).
-
-    Code that hangs without using the CPU (a sleep) is stopped by the worker's wall-clock limit instead.
-    """
+def _limit(timer: int, signum: int, seconds: float, failure: str) -> Iterator[None]:
+    """Raise ``CheckTimeout(failure)`` when the interval timer ``timer`` fires after ``seconds`` (main thread only)."""
     if threading.current_thread() is not threading.main_thread():
         yield
         return
 
     def on_signal(signum: int, frame: Any) -> None:
-        raise CheckTimeout(
-            f"{what}: expected to finish within {seconds:g} s of CPU time, but it was still running.\n"
-            "  Likely cause: an endless loop, or a Python loop over every element instead of array operations."
-        )
+        raise CheckTimeout(failure)
 
-    previous = signal.signal(signal.SIGPROF, on_signal)
-    signal.setitimer(signal.ITIMER_PROF, seconds)
+    previous = signal.signal(signum, on_signal)
+    signal.setitimer(timer, seconds)
     try:
         yield
     finally:
-        signal.setitimer(signal.ITIMER_PROF, 0)
-        signal.signal(signal.SIGPROF, previous)
+        signal.setitimer(timer, 0)
+        signal.signal(signum, previous)
 
 
-@contextmanager
-def wall_limit(what: str, seconds: float) -> Iterator[None]:
+def time_limit(what: str, seconds: float = CHECK_SECONDS) -> Any:
+    """Raise ``CheckTimeout`` once the body has used ``seconds`` of this process's CPU time (main thread only).
+
+    Code that hangs without using the CPU (a sleep) is stopped by the worker's wall-clock limit instead.
+    """
+    return _limit(signal.ITIMER_PROF, signal.SIGPROF, seconds,
+                  f"{what}: expected to finish within {seconds:g} s of CPU time, but it was still running.\n"
+                  "  Likely cause: an endless loop, or a Python loop over every element instead of array operations.")
+
+
+def wall_limit(what: str, seconds: float) -> Any:
     """Raise ``CheckTimeout`` if the body runs longer than ``seconds`` of wall time (main thread only): against hangs
     that use no CPU, with a limit far above what any load makes of a correct run."""
-    if threading.current_thread() is not threading.main_thread():
-        yield
-        return
-
-    def on_alarm(signum: int, frame: Any) -> None:
-        raise CheckTimeout(f"{what}: expected to finish within {seconds:g} s, but it was still running.\n"
-                           "  Likely cause: your code waits for something that never comes, or never stops.")
-
-    previous = signal.signal(signal.SIGALRM, on_alarm)
-    signal.setitimer(signal.ITIMER_REAL, seconds)
-    try:
-        yield
-    finally:
-        signal.setitimer(signal.ITIMER_REAL, 0)
-        signal.signal(signal.SIGALRM, previous)
+    return _limit(signal.ITIMER_REAL, signal.SIGALRM, seconds,
+                  f"{what}: expected to finish within {seconds:g} s, but it was still running.\n"
+                  "  Likely cause: your code waits for something that never comes, or never stops.")
 
 
 def plain(value: Any) -> Any:

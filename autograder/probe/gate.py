@@ -17,14 +17,11 @@ Speed is judged by two rules that a busy machine does not change:
 """
 from __future__ import annotations
 
-import signal
 import statistics
 import sys
 import sysconfig
-import threading
 import time
-from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from collections.abc import Callable
 from pathlib import Path
 from types import CodeType, FrameType
 from typing import Any
@@ -34,7 +31,7 @@ import numpy as np
 from mnist_data import load_mnist, to_vectors
 from threadpoolctl import threadpool_limits
 
-from .core import CheckTimeout, Record, Stopped, collect_cases, plain, raised, wall_limit
+from .core import CheckTimeout, Record, Stopped, collect_cases, plain, raised, time_limit, wall_limit
 
 LOOP_ROWS = (4, 32)
 """Batch sizes of the line count; a step running at least one more line per extra row loops over the batch."""
@@ -59,25 +56,9 @@ def _cross_entropy_grad(logits: np.ndarray, targets: np.ndarray) -> np.ndarray:
     return probs / len(targets)
 
 
-@contextmanager
-def cpu_limit(what: str, seconds: float = STEP_CPU_SECONDS) -> Iterator[None]:
+def cpu_limit(what: str, seconds: float = STEP_CPU_SECONDS) -> Any:
     """Raise ``CheckTimeout`` once the body has used ``seconds`` of this process's CPU time (main thread only)."""
-    if threading.current_thread() is not threading.main_thread():
-        yield
-        return
-
-    def on_signal(signum: int, frame: Any) -> None:
-        raise CheckTimeout(f"{what}: expected to finish within {seconds:g} CPU seconds, but it was still running.\n"
-                           "  Likely cause: an endless loop, or a Python loop over every element instead of array "
-                           "operations.")
-
-    previous = signal.signal(signal.SIGPROF, on_signal)
-    signal.setitimer(signal.ITIMER_PROF, seconds)
-    try:
-        yield
-    finally:
-        signal.setitimer(signal.ITIMER_PROF, 0)
-        signal.signal(signal.SIGPROF, previous)
+    return time_limit(what, seconds)
 
 
 # ---------------------------------------------------------------- rule 1: Python lines per step against the batch size

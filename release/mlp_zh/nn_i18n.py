@@ -36,6 +36,8 @@ ZH: tuple[tuple[str, str], ...] = (
      "{raw_name}：这个类应由它的答案单元格定义，但它没有被定义。"),
     ("{what}: expected to finish within {raw_seconds} CPU seconds, but it was still running.",
      "{what}：应在 {raw_seconds} CPU 秒内完成，但它仍在运行。"),
+    ("{what}: expected to finish within {raw_seconds} s of CPU time, but it was still running.",
+     "{what}：应在 {raw_seconds} 秒 CPU 时间内完成，但它仍在运行。"),
     ("{what}: expected to finish within {raw_seconds} s, but it was still running.",
      "{what}：应在 {raw_seconds} 秒内完成，但它仍在运行。"),
     ("{what}: the check stopped before this step.", "{what}：检查在这一步之前就停止了。"),
@@ -165,6 +167,9 @@ ZH: tuple[tuple[str, str], ...] = (
     ("dX divided by the batch size (the loss already averages; dX is a plain product)",
      "dX 除以了批量大小（损失已经取过平均；dX 就是一个普通的矩阵乘积）"),
     ("dW = Gᵀ X: the product is transposed", "dW = Gᵀ X：乘积的顺序反了（结果被转置）"),
+    ("an endless loop, or a Python loop over every element instead of array operations.",
+     "死循环，或者用 Python 循环逐个元素计算，而不是用数组运算。"),
+    ("your code waits for something that never comes, or never stops.", "你的代码在等待永远不会到来的东西，或者永远不会停止。"),
     ("dW divided by the batch size (the loss already averages; dW is a plain sum over the batch)",
      "dW 除以了批量大小（损失已经取过平均；dW 就是在批量上的普通求和）"),
     ("dW uses the input of an earlier forward call: forward must save its latest input, `self.ctx[\"x\"] = x`, on "
