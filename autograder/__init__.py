@@ -1,29 +1,36 @@
-"""Hidden checks of the ``mlp`` assignment. Installed only where grading happens, never released.
+"""The grader of the ``mlp`` assignment, split along its trust line. Installed only where grading happens.
 
-Each hidden test cell calls one ``check_*`` function with the student's class.
-While grading, the notebook's kernel has only a stand-in of this package
-(``autograder.kernel``): every check is decided outside the kernel
-(``autograder.verify``), a probe (``autograder.probe``) run in a sandboxed
-worker and a judge (``autograder.checks``) run by the grader. Called in a
-process of your own, ``check_*`` probes and judges there, returning None on
-success and raising ``CheckFailed`` (with the student's message) on failure.
-Hidden inputs come from ``autograder.secret``.
+Untrusted side, runs beside student code (in a sandboxed worker, with the student's answer cells):
+  ``probe/``     calls the student's classes on the hidden inputs and records what came, as plain data. It imports
+                 only NumPy, the course's helper modules and ``probe.*``, never the rest of this package.
+Trusted side, never runs student code:
+  ``registry``   every hidden check, declared once.
+  ``judge/``     the judges: hidden inputs (from the grading secret), the float64 reference, finite differences,
+                 the diagnosis of what came; they read probe records, never call student code.
+  ``plugins/``   what nbgrader loads: the sandboxed kernel, verification outside it, cell repair, feedback.
+  ``sandbox``    bubblewrap, which the kernel and the workers run in.
+  ``settings``   ``KitGrading``: every path, limit and location a course may change, and ``apply(c)``.
+  ``faults``     ``GraderFault``: a failure of grading itself, never charged to a student.
+  ``cli/``       what people run: ``python -m autograder grade|demo|edition|hidden-cells``.
+``tests/test_trust_line.py`` enforces the line: nothing under ``probe/`` imports the trusted side.
 
-The checks import the assignment's helper modules (``nn_core``, ``nn_checks``,
-``nn_diagnosis``, ``mnist_data``), which nbgrader places next to the notebook,
-so they are loaded on first use: the tooling in this package (``classroom``,
-``mistakes``, ``demo``, ``grade``) works without them.
+Each hidden test cell calls one ``check_<name>`` of this module with the student's class. While grading, the
+notebook's kernel has only a stand-in of this package (``plugins/kernel.py``) and every check is decided outside
+it (``plugins/verify.py``). Called in a process of your own, ``check_<name>`` probes and judges there, returning
+None on success and raising ``CheckFailed`` (with the student's message) on failure. The judges import the
+assignment's helper modules (``nn_core``, ``nn_checks``, ``nn_diagnosis``, ``mnist_data``), which nbgrader places
+next to the notebook, so they are loaded on first use.
 """
 import importlib
 from typing import Any, Callable
 
-CHECK_NAMES = ("linear_forward", "linear_backward_dx", "linear_backward_dw", "linear_backward_db", "relu_forward", "relu_backward",
-               "cross_entropy_forward", "cross_entropy_backward", "sgd_step", "mlp_forward", "mlp_backward", "mnist_accuracy")
-__all__ = [f"check_{name}" for name in CHECK_NAMES]
+from autograder.registry import BY_NAME, CHECKS
+
+__all__ = [f"check_{check.name}" for check in CHECKS]
 
 
 def __getattr__(name: str) -> Any:
-    if name.startswith("check_") and name[len("check_"):] in CHECK_NAMES:
+    if name.startswith("check_") and name[len("check_"):] in BY_NAME:
         return _in_kernel(name[len("check_"):])
     raise AttributeError(f"module 'autograder' has no attribute {name!r}")
 
@@ -37,7 +44,7 @@ def _in_kernel(check: str) -> Callable[[type], None]:
 
     def run(student_class: type) -> None:
         try:
-            note = importlib.import_module("autograder.checks").run_in_kernel(check, student_class)
+            note = importlib.import_module("autograder.judge.checks").run_here(check, student_class)
         except AssertionError as failure:
             message = str(failure)
         else:

@@ -32,7 +32,7 @@ class KitGrading(LoggingConfigurable):
                               "the submissions; every graded notebook then says so.").tag(config=True)
     work_dir = Unicode("", help="Folder for the kernels' and workers' scratch files (empty: the system's temporary "
                                "folder).").tag(config=True)
-    scheduler = Unicode("", help="Address of a Dask scheduler (tcp://HOST:8786) that `python -m autograder.grade` "
+    scheduler = Unicode("", help="Address of a Dask scheduler (tcp://HOST:8786) that `python -m autograder grade` "
                                  "sends every submission to, one task each; `--scheduler` overrides it. Empty: grade "
                                  "on this machine. The workers need the kit installed and must reach "
                                  "CourseDirectory.db_url (PostgreSQL for workers on other machines).").tag(config=True)
@@ -68,26 +68,26 @@ def apply(c: Config) -> None:
         "nbgrader.preprocessors.ClearOutput",
         "nbgrader.preprocessors.DeduplicateIds",
         "nbgrader.preprocessors.OverwriteKernelspec",
-        "autograder.sanitize.ForgetUnknownCells",
+        "autograder.plugins.sanitize.ForgetUnknownCells",
         "nbgrader.preprocessors.OverwriteCells",
         "nbgrader.preprocessors.CheckCellMetadata",
     ]
     # The kernel runs sandboxed and sees no grader code; every hidden check is decided outside it, in sandboxed
     # workers, before SaveAutoGrades turns outputs into points.
     c.Autograde.autograde_preprocessors = [
-        "autograder.kernel.SandboxedExecute",
+        "autograder.plugins.kernel.SandboxedExecute",
         "nbgrader.preprocessors.IgnorePattern",
         "nbconvert.preprocessors.ClearMetadataPreprocessor",
         "nbgrader.preprocessors.LimitOutput",
-        "autograder.sanitize.LimitOutputSize",
-        "autograder.verify.VerifyOutsideKernel",
+        "autograder.plugins.sanitize.LimitOutputSize",
+        "autograder.plugins.verify.VerifyOutsideKernel",
         "nbgrader.preprocessors.SaveAutoGrades",
         "nbgrader.preprocessors.AssignLatePenalties",
         "nbgrader.preprocessors.CheckCellMetadata",
     ]
     # Feedback HTML that reads well offline: formulas as MathML (no MathJax from a CDN), failed checks first, in
-    # the edition's language (autograder/feedback.py).
-    c.GenerateFeedback.exporter_class = "autograder.feedback.FeedbackExporter"
+    # the edition's language (autograder/plugins/feedback.py).
+    c.GenerateFeedback.exporter_class = "autograder.plugins.feedback.FeedbackExporter"
 
 
 def load_course_config(course: Path) -> Config:

@@ -5,7 +5,7 @@ Usage (MNIST_DIR must point at the four MNIST .gz files; run as root or where th
     .venv/bin/python benchmarks/cluster.py [--students 12] [--workers 1 2] [--class-size 100] [--jobs 2]
 
 Every submission is a copy of the reference solution. The class row grades ``--class-size`` copies with
-``python -m autograder.grade mlp --jobs J --force``. Each cluster row starts a ``distributed.LocalCluster`` of W
+``python -m autograder grade mlp --jobs J --force``. Each cluster row starts a ``distributed.LocalCluster`` of W
 worker processes (one thread each) on this machine and grades ``--students`` copies with ``--scheduler`` (the
 gradebook is the course's SQLite file, which local workers reach). Prints a Markdown table.
 """
@@ -22,7 +22,7 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
 
-from autograder import classroom  # noqa: E402
+from autograder.cli import classroom  # noqa: E402
 
 
 def course_of(folder: Path, students: int) -> Path:
@@ -36,7 +36,7 @@ def course_of(folder: Path, students: int) -> Path:
 def grade(course: Path, *args: str) -> float:
     env = {**os.environ, "PATH": os.pathsep.join([str(Path(sys.executable).parent), os.environ.get("PATH", "")])}
     start = time.perf_counter()
-    done = subprocess.run([sys.executable, "-m", "autograder.grade", classroom.ASSIGNMENT, "--force", *args],
+    done = subprocess.run([sys.executable, "-m", "autograder", "grade", classroom.ASSIGNMENT, "--force", *args],
                           cwd=course, env=env, capture_output=True, text=True, check=False)
     seconds = time.perf_counter() - start
     if done.returncode != 0:

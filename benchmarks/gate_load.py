@@ -160,8 +160,8 @@ DEFAULT = ("reference", "einsum64", "per_sample_loop", "per_entry_loop")
 
 def one_gate(name: str) -> dict[str, Any]:
     """Run the gate (probe, then judge) on one variant in this process; what came, as JSON-able data."""
-    from autograder.checks import judge
-    from autograder.inputs import inputs_for
+    from autograder.judge.checks import judge
+    from autograder.judge.inputs import inputs_for
     from autograder.probe.gate import mnist_accuracy
 
     inputs = inputs_for("mnist_accuracy")

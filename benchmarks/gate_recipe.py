@@ -5,7 +5,7 @@ Usage (MNIST_DIR must point at the four MNIST .gz files)::
     .venv/bin/python benchmarks/gate_recipe.py [--secrets 12] [--recipes 0.15,0.03 0.15,0.15,0.03 ...]
 
 Each recipe is a list of learning rates, one per epoch (batch 32, the grader's He initialisation and data orders
-from each secret, exactly as ``autograder.inputs._mnist_accuracy`` draws them). The reference solution's MLP is
+from each secret, exactly as ``autograder.judge.inputs.gate_recipe`` draws them). The reference solution's MLP is
 trained by the gate's probe and judged by the gate's judge, in this process on one BLAS thread, as in the worker.
 A recipe keeps the gate as strict as the 6-epoch one when the solution's worst accuracy stays well above the
 97 % threshold (the kit asks for at least 97.5 % on every secret).
@@ -44,7 +44,7 @@ def main() -> None:
     parser.add_argument("--recipes", nargs="+", default=["0.15,0.15,0.15,0.15,0.15,0.03", "0.15,0.15,0.03",
                                                          "0.15,0.03"])
     args = parser.parse_args()
-    from autograder import inputs, mnist_gate, secret
+    from autograder.judge import inputs, mnist_gate, secret
     from autograder.probe import gate
 
     MLP = reference_mlp()

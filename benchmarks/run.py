@@ -37,9 +37,9 @@ if str(SOURCE) not in sys.path:
 
 from mnist_data import load_mnist, to_vectors
 
-from autograder import classroom
+from autograder import registry
+from autograder.cli import classroom
 
-REFERENCE_CELLS = ("setup", "linear", "relu", "cross_entropy", "sgd", "mlp")
 SEED, HIDDEN, BATCH, LR = 0, 256, 128, 0.1
 WARMUP_STEPS = 10
 ROWS = ("epoch", "gate", "autograde", "class", "runall")
@@ -73,9 +73,9 @@ def load_reference() -> SimpleNamespace:
     notebook = json.loads((SOURCE / "mlp.ipynb").read_text())
     cells = {c["metadata"].get("nbgrader", {}).get("grade_id"): "".join(c["source"]) for c in notebook["cells"] if c["cell_type"] == "code"}
     namespace: dict[str, Any] = {"__name__": "mlp_reference"}
-    for grade_id in REFERENCE_CELLS:
+    for grade_id in registry.answer_cells():
         exec(compile(cells[grade_id], f"mlp.ipynb[{grade_id}]", "exec"), namespace)  # noqa: S102 (the kit's own notebook)
-    return SimpleNamespace(**{name: namespace[name] for name in ("Linear", "ReLU", "CrossEntropyLoss", "SGD", "MLP")})
+    return SimpleNamespace(**{name: namespace[name] for name in registry.answers().values()})
 
 
 def repeat(measure: Callable[[], float], times: int) -> list[float]:
@@ -227,8 +227,8 @@ def measure_epoch(ref: SimpleNamespace, data, settings: Settings, threads: int) 
 
 def measure_gate(ref: SimpleNamespace, data, settings: Settings) -> list[Row]:
     """The hidden MNIST gate on the reference MLP, in one process: its probe trains (one BLAS thread), its judge measures accuracy."""
-    from autograder.checks import judge
-    from autograder.inputs import inputs_for
+    from autograder.judge.checks import judge
+    from autograder.judge.inputs import inputs_for
     from autograder.probe.gate import mnist_accuracy
 
     inputs = inputs_for("mnist_accuracy")
@@ -321,7 +321,7 @@ def measure_autograde(pristine: Path, work: Path, settings: Settings) -> list[Ro
 
 
 def measure_class(pristine: Path, work: Path, settings: Settings) -> list[Row]:
-    """N copies of a correct submission graded by ``python -m autograder.grade``: one job at a time, then two."""
+    """N copies of a correct submission graded by ``python -m autograder grade``: one job at a time, then two."""
     course = copy_course(pristine, work / "class")
     solution = (course / "solutions" / classroom.ASSIGNMENT / classroom.NOTEBOOK).read_text()
     n = settings.students
@@ -329,7 +329,7 @@ def measure_class(pristine: Path, work: Path, settings: Settings) -> list[Row]:
         classroom.submit(course, f"student{k + 1:02d}", solution)
 
     def grade(jobs: int) -> list[float]:
-        command = [sys.executable, "-m", "autograder.grade", classroom.ASSIGNMENT, "--jobs", str(jobs), "--force"]
+        command = [sys.executable, "-m", "autograder", "grade", classroom.ASSIGNMENT, "--jobs", str(jobs), "--force"]
         return repeat(lambda: stopwatch(lambda: run_tool(command, course)), settings.slow_repeats)
 
     def per_minute(seconds: list[float]) -> str:
@@ -338,8 +338,8 @@ def measure_class(pristine: Path, work: Path, settings: Settings) -> list[Row]:
     sequential = grade(1)
     sequential_marks = marks(course)
     parallel = grade(2)
-    return [Row(f"class: {n} submissions, autograder.grade --jobs 1", sequential, note=f"{per_minute(sequential)}; {sequential_marks} each"),
-            Row(f"class: {n} submissions, autograder.grade --jobs 2", parallel, note=f"{per_minute(parallel)}; {marks(course)} each"),
+    return [Row(f"class: {n} submissions, autograder grade --jobs 1", sequential, note=f"{per_minute(sequential)}; {sequential_marks} each"),
+            Row(f"class: {n} submissions, autograder grade --jobs 2", parallel, note=f"{per_minute(parallel)}; {marks(course)} each"),
             Row("class: speed-up of --jobs 2", None, f"{statistics.median(sequential) / statistics.median(parallel):.2f}x", "ratio of the medians")]
 
 

@@ -8,8 +8,9 @@ import subprocess
 import sys
 from pathlib import Path
 
-from autograder import classroom
-from autograder.mistakes import VARIANTS, Edit, apply_edits
+from autograder.cli import classroom
+from autograder.cli.classroom import Edit, apply_edits
+from catalogue.mistakes import VARIANTS
 
 REPO = Path(__file__).resolve().parents[1]
 MNIST = Path(os.environ.get("MNIST_DIR") or REPO.parent / "shared" / "data" / "mnist").resolve()
@@ -56,10 +57,10 @@ def make_course(folder: Path, course_id: str, extra: str = "", students: dict[st
 
 def grade(course: Path, *args: str, env: dict[str, str] | None = None, user: list[str] | None = None,
           python: str = sys.executable, timeout: float = 1200) -> subprocess.CompletedProcess:
-    """``python -m autograder.grade mlp ARGS`` in the course folder, as the instructor would type it."""
+    """``python -m autograder grade mlp ARGS`` in the course folder, as the instructor would type it."""
     environment = {k: v for k, v in os.environ.items() if k not in ("MNIST_DIR", "MLP_GRADER_SECRET")}
     environment.update(env or {})
-    return subprocess.run([*(user or []), python, "-m", "autograder.grade", classroom.ASSIGNMENT, *args], cwd=course,
+    return subprocess.run([*(user or []), python, "-m", "autograder", "grade", classroom.ASSIGNMENT, *args], cwd=course,
                           env=environment, capture_output=True, text=True, timeout=timeout, check=False)
 
 

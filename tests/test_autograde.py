@@ -7,10 +7,13 @@ import re
 import pytest
 from conftest import REFERENCE, UNTOUCHED, GradedClass
 
-from autograder import classroom, secret
-from autograder.mistakes import GATE_CELL, MISTAKES, PART_CELLS, VARIANTS, Mistake, cells_a_part_may_cost
+from autograder.cli import classroom
+from autograder.judge import secret
+from autograder import registry
+from autograder.registry import cells_a_part_may_cost
+from catalogue.mistakes import GATE_CELL, MISTAKES, VARIANTS, Mistake
 
-ALL_TEST_CELLS = {cell for cells in PART_CELLS.values() for cell in cells} | {GATE_CELL}
+ALL_TEST_CELLS = {check.cell for check in registry.CHECKS}
 
 
 def _test_cells(graded: GradedClass, student: str) -> dict[str, dict]:
@@ -56,7 +59,7 @@ def test_reference_hidden_cells_write_nothing_to_stderr(graded_class: GradedClas
 def test_reference_passes_every_public_check_in_the_grading_kernel(graded_class: GradedClass) -> None:
     path = graded_class.course / "autograded" / REFERENCE / classroom.ASSIGNMENT / classroom.NOTEBOOK
     cells = [c for c in json.loads(path.read_text())["cells"] if "".join(c.get("source", "")).startswith("# Public checks")]
-    assert len(cells) == len(PART_CELLS)
+    assert len(cells) == len(registry.answers())
     for cell in cells:
         assert [o for o in cell["outputs"] if o["output_type"] == "error"] == [], _shown(cell)
         assert "public checks passed" in _shown(cell)

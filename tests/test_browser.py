@@ -250,7 +250,7 @@ def feedback_html(assignment: str, folder: Path) -> Path:
     from nbgrader.preprocessors import GetGrades
 
     from autograder.settings import load_course_config
-    from autograder.verify import Verdict, apply_verdict
+    from autograder.plugins.verify import Verdict, apply_verdict
 
     config = load_course_config(REPO)
     converter = GenerateFeedback(coursedir=CourseDirectory(config=config), config=config)

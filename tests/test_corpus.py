@@ -15,7 +15,8 @@ import pytest
 sys.path.insert(0, str(Path(__file__).resolve().parent / "corpus"))
 import grading  # noqa: E402
 
-from autograder.mistakes import GATE_CELL, MISTAKES, VARIANTS, Mistake, cells_a_part_may_cost  # noqa: E402
+from autograder import registry  # noqa: E402
+from catalogue.mistakes import MISTAKES, VARIANTS, Mistake  # noqa: E402
 
 CORPUS = grading.corpus()
 
@@ -52,7 +53,7 @@ def test_corpus_submission_loses_exactly_its_cells_and_names_only_true_causes(na
 @pytest.mark.parametrize("mistake", MISTAKES, ids=lambda m: m.name)
 def test_catalogued_mistake_loses_its_cells_only_and_names_its_cause(mistake: Mistake, secret: str) -> None:
     lost = _graded("mistake", mistake.name, secret)
-    allowed = {c.removeprefix("test_") for c in cells_a_part_may_cost(mistake.part) if c != GATE_CELL}
+    allowed = {c.removeprefix("test_") for c in registry.cells_a_part_may_cost(mistake.part)}
     assert set(lost) <= allowed, {c: m[:300] for c, m in lost.items()}
     for check, cause in _expected_mistake(mistake).items():
         assert check in lost, f"{mistake.name} should lose {check}"
@@ -94,7 +95,7 @@ def test_cause_naming_precision_is_100_percent_on_the_catalogue() -> None:
     assert score["wrong"] == [] and score["precision"] == 1.0
 
 
-PARTS = {"Linear": "linear", "ReLU": "relu", "CrossEntropyLoss": "cross_entropy", "SGD": "sgd", "MLP": "mlp"}
+PARTS = {cls: answer for answer, cls in registry.answers().items()}
 
 
 def _public_failures(code: str) -> set[str]:

@@ -8,7 +8,8 @@ import pytest
 from gradingkit import MNIST, REPO
 from traitlets.config import Config
 
-from autograder.course_data import GraderFault, resolve_mnist
+from autograder.faults import GraderFault
+from autograder.plugins.course_data import resolve_mnist
 from autograder.settings import KitGrading
 
 HELPERS = REPO / "release" / "mlp"

@@ -22,8 +22,9 @@ import nn_public  # noqa: E402
 from nn_checks import CheckFailed  # noqa: E402
 from nn_i18n import ZH, translate  # noqa: E402
 
-from autograder import edition, linear, loss, mlp, mnist_gate, relu, sgd  # noqa: E402
-from autograder.mistakes import MISTAKES  # noqa: E402
+from autograder.cli import edition
+from autograder.judge import linear, loss, mlp, mnist_gate, relu, sgd  # noqa: E402
+from catalogue.mistakes import MISTAKES  # noqa: E402
 
 PUBLIC = {"Linear": nn_public.check_linear, "ReLU": nn_public.check_relu, "CrossEntropyLoss": nn_public.check_cross_entropy,
           "SGD": nn_public.check_sgd, "MLP": nn_public.check_mlp}
@@ -46,7 +47,7 @@ def test_the_chinese_edition_is_current() -> None:
     target = REPO / "source" / "mlp_zh"
     assert sorted(p.name for p in target.iterdir() if p.is_file()) == sorted(files)
     for name, data in files.items():
-        assert (target / name).read_bytes() == data, f"{target / name} is stale: run `python -m autograder.edition zh`"
+        assert (target / name).read_bytes() == data, f"{target / name} is stale: run `python -m autograder edition zh`"
 
 
 def test_both_editions_have_the_same_code_grade_ids_and_points() -> None:

@@ -18,10 +18,11 @@ import pytest
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO / "source" / "mlp"))  # the assignment's helper modules, as the worker sees them
 
-from autograder import mnist_gate  # noqa: E402
-from autograder.checks import judge  # noqa: E402
-from autograder.inputs import inputs_for  # noqa: E402
-from autograder.mistakes import MISTAKES, VARIANTS, Edit, apply_edits  # noqa: E402
+from autograder.judge import mnist_gate  # noqa: E402
+from autograder.judge.checks import judge  # noqa: E402
+from autograder.judge.inputs import inputs_for  # noqa: E402
+from autograder.cli.classroom import Edit, apply_edits  # noqa: E402
+from catalogue.mistakes import MISTAKES, VARIANTS  # noqa: E402
 from autograder.probe import gate  # noqa: E402
 from autograder.probe.core import CheckTimeout  # noqa: E402
 from autograder.probe.run import load_answer  # noqa: E402

@@ -8,8 +8,8 @@ from pathlib import Path
 import pytest
 from conftest import REPO
 
-from autograder import classroom
-from autograder.mistakes import GATE_CELL, PART_CELLS
+from autograder.cli import classroom
+from autograder import registry
 
 GENERATED = ("release", "solutions")
 
@@ -31,7 +31,7 @@ def _nbgrader(cell: dict) -> dict:
 
 
 EDITIONS = ("mlp", "mlp_zh")
-"""The English master and the Chinese edition generated from it (``python -m autograder.edition zh``)."""
+"""The English master and the Chinese edition generated from it (``python -m autograder edition zh``)."""
 
 
 @pytest.mark.parametrize("folder", GENERATED)
@@ -69,8 +69,7 @@ def test_release_has_no_solution_and_no_hidden_test_code() -> None:
 def test_hidden_test_cells_are_one_quiet_call_each() -> None:
     cells = [c for c in _cells(REPO / "source" / classroom.ASSIGNMENT / classroom.NOTEBOOK)
              if _nbgrader(c).get("grade") and _nbgrader(c)["grade_id"].startswith("test_")]
-    expected = {cell for cells in PART_CELLS.values() for cell in cells} | {GATE_CELL}
-    assert {_nbgrader(c)["grade_id"] for c in cells} == expected
+    assert {_nbgrader(c)["grade_id"] for c in cells} == {check.cell for check in registry.CHECKS}
     for cell in cells:
         hidden = re.search(r"### BEGIN HIDDEN TESTS\n(.*)\n### END HIDDEN TESTS", _source(cell), re.S)
         assert hidden, f"{_nbgrader(cell)['grade_id']} has no hidden block"
@@ -78,15 +77,12 @@ def test_hidden_test_cells_are_one_quiet_call_each() -> None:
         assert re.fullmatch(r"import autograder; autograder\.check_\w+\(\w+\);", hidden.group(1)), hidden.group(1)
 
 
-PUBLIC_PARTS = {"Linear": "linear", "ReLU": "relu", "CrossEntropyLoss": "cross_entropy", "SGD": "sgd", "MLP": "mlp"}
-
-
 def test_public_check_cells_are_short_locked_zero_point_autograded_cells() -> None:
     """nbgrader's Validate fails a 0-point test cell that raised: so it reports a failed public check."""
     cells = [c for c in _cells(REPO / "release" / classroom.ASSIGNMENT / classroom.NOTEBOOK)
              if _source(c).startswith("# Public checks for ")]
-    assert [_nbgrader(c).get("grade_id") for c in cells] == [f"public_{p}" for p in PUBLIC_PARTS.values()]
-    for cell, (name, part) in zip(cells, PUBLIC_PARTS.items(), strict=True):
+    assert [_nbgrader(c).get("grade_id") for c in cells] == [f"public_{p}" for p in registry.answers()]
+    for cell, (part, name) in zip(cells, registry.answers().items(), strict=True):
         meta = _nbgrader(cell)
         assert meta["grade"] and meta["locked"] and meta["points"] == 0 and not meta["solution"], meta
         assert _source(cell).splitlines()[-1] == f"nn_public.check_{part}({name})"
@@ -103,7 +99,7 @@ def check_points_table(where: str, text: str) -> None:
     rows = {label: (detail.strip(), int(total)) for label, detail, total in re.findall(r"^\| (.+?) \|(.*?)\| \**(\d+)\** \|$", text, re.M)}
     assert set(TABLE_ROWS) | {"**total**"} <= set(rows), f"{where}: points table rows {sorted(rows)}"
     for label, part in TABLE_ROWS.items():
-        test_cells = PART_CELLS.get(part, (GATE_CELL,))
+        test_cells = registry.cells_of_part(part)
         detail, total = rows[label]
         assert total == sum(points[c] for c in test_cells), f"{where}: {label} total {total}"
         if part != "mnist":

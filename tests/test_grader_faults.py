@@ -18,7 +18,7 @@ from pathlib import Path
 import pytest
 from gradingkit import MNIST, grade, graded_notebook_text, make_course, rows_in_gradebook, totals
 
-from autograder import classroom
+from autograder.cli import classroom
 
 
 def _config(tmp_path: Path, mnist: Path | str = MNIST) -> str:

@@ -8,10 +8,11 @@ import sqlite3
 from pathlib import Path
 
 import pytest
-from conftest import JOBS, GradedClass
+from conftest import GRADER_FILES, JOBS, GradedClass
 
-from autograder import classroom, grade, secret
-from autograder.attacks import CHEATS, CORRECT, FAULTS, Submission
+from autograder.cli import classroom, grade
+from autograder.judge import secret
+from catalogue.attacks import CHEATS, CORRECT, FAULTS, Submission
 
 
 def _notebook_text(graded: GradedClass, student: str) -> str:
@@ -67,9 +68,7 @@ def test_the_grader_secret_reaches_no_notebook(graded_class: GradedClass) -> Non
 
 def test_no_notebook_shows_the_graders_source(graded_class: GradedClass) -> None:
     """The kernel has only a stand-in of the grader: printing its modules or reading its files shows nothing of it."""
-    grader = Path(__file__).resolve().parents[1] / "autograder"
-    lines = [line for name in ("reference.py", "mistakes.py", "secret.py") for line in (grader / name).read_text().splitlines()
-             if line.startswith("def ")]
+    lines = [line for path in GRADER_FILES for line in path.read_text().splitlines() if line.startswith("def ")]
     text = _notebook_text(graded_class, "cheat_print_grader_source")
     assert not [line for line in lines if line in text]
 

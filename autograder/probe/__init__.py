@@ -1,7 +1,11 @@
-"""The untrusted half of every hidden check: call the student's classes on the hidden inputs and record what came.
+"""Untrusted side: the half of every hidden check that runs beside the student's code.
 
-A probe imports only NumPy, the course's helper modules and ``probe.core``;
-it never sees a reference answer. The grader runs it in the notebook's kernel
-and again in a sandboxed worker (``probe.run``) that loads only the student's
-answer code; the trusted half (``autograder.<part>``) judges the records.
+A probe calls the student's classes on the hidden inputs and records what came, as plain data (``core.save``),
+never pickles. It runs in a sandboxed worker (``run.py``) whose folder holds only the student's answer cells, the
+course's helper modules, these modules, the hidden inputs of its checks and ``manifest.json`` (which probe runs
+for which check, written by the grader from ``autograder.registry``). A probe never sees a reference answer.
+
+May import: the standard library, NumPy, threadpoolctl, the course's helper modules (``nn_core``, ``nn_diagnosis``,
+``mnist_data``) and ``probe.*`` (relative imports). Never the rest of ``autograder``: it is not in the worker.
+The judges (``autograder.judge``) decide on the records, outside the sandbox.
 """

@@ -12,8 +12,8 @@ import numpy as np
 from nn_checks import FD_TOLERANCE, check_shape, check_unchanged, numerical_gradient
 from nn_diagnosis import MLP_BACKWARD, MLP_FORWARD, call_order_cause, check_parameters
 
-from autograder import reference
-from autograder.common import VALUE_TOLERANCE, got, judge_cases
+from autograder.judge import reference
+from autograder.judge.common import VALUE_TOLERANCE, got, judge_cases
 from autograder.probe.core import is_raised
 
 NAMES = ("W1", "b1", "W2", "b2")

@@ -1,6 +1,7 @@
 """Drive stock nbgrader on a course directory: used by the demo class and by the kit's tests."""
 from __future__ import annotations
 
+import json
 import os
 import shutil
 import subprocess
@@ -10,7 +11,7 @@ from pathlib import Path
 
 ASSIGNMENT = "mlp"
 NOTEBOOK = "mlp.ipynb"
-REPO = Path(__file__).resolve().parents[1]
+REPO = Path(__file__).resolve().parents[2]
 
 
 def nbgrader(course: Path, *args: str) -> subprocess.CompletedProcess:
@@ -60,3 +61,25 @@ def cell_grades(course: Path) -> dict[str, dict[str, CellGrade]]:
                 if grade.cell.cell_type == "code" and grade.name.startswith("test_")  # not the 0-point public checks
             }
     return grades
+
+
+@dataclass(frozen=True)
+class Edit:
+    cell: str  # grade_id of the answer cell
+    old: str   # must occur exactly once in that cell
+    new: str
+
+
+def apply_edits(notebook_text: str, edits: tuple[Edit, ...]) -> str:
+    """Return the notebook with every edit applied; raise if an edit's text is not found exactly once."""
+    notebook = json.loads(notebook_text)
+    cells = {cell.get("metadata", {}).get("nbgrader", {}).get("grade_id"): cell for cell in notebook["cells"]}
+    for edit in edits:
+        if edit.cell not in cells:
+            raise ValueError(f"no cell with grade_id {edit.cell!r} in the notebook")
+        cell = cells[edit.cell]
+        source = "".join(cell["source"]) if isinstance(cell["source"], list) else cell["source"]
+        if source.count(edit.old) != 1:
+            raise ValueError(f"cell {edit.cell!r}: {edit.old!r} occurs {source.count(edit.old)} times, expected once; update the catalogue to the solution")
+        cell["source"] = source.replace(edit.old, edit.new)
+    return json.dumps(notebook, indent=1, ensure_ascii=False) + "\n"

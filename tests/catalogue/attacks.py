@@ -11,11 +11,13 @@ import json
 from dataclasses import dataclass
 from typing import Callable
 
-from autograder.mistakes import GATE_CELL, PART_CELLS, Edit, apply_edits
+from autograder import registry
+from autograder.cli.classroom import Edit, apply_edits
+from catalogue.mistakes import GATE_CELL
 
 WRONG_DW = Edit("linear", "self.W.grad = x.T @ grad", "self.W.grad = grad.T @ x")
 WRONG_DW_LOSES = ("test_linear_backward_dw", GATE_CELL)
-ALL_CELLS = tuple(cell for cells in PART_CELLS.values() for cell in cells) + (GATE_CELL,)
+ALL_CELLS = tuple(check.cell for check in registry.CHECKS)
 
 
 @dataclass(frozen=True)
@@ -97,7 +99,7 @@ CHEATS: tuple[Submission, ...] = (
         "np.isclose = lambda a, b, *args, **kwargs: np.ones(np.broadcast(a, b).shape, dtype=bool)\n"
         "np.testing.assert_allclose = lambda *args, **kwargs: None"), WRONG_DW_LOSES),
     Submission("cheat_patch_grader", "replaces the grader's judge in the kernel with a no-op", _cheat(
-        "try:\n    import autograder.checks\n    autograder.checks.judge = lambda *args, **kwargs: None\nexcept Exception:\n    pass"),
+        "try:\n    import autograder.judge.checks\n    autograder.judge.checks.judge = lambda *args, **kwargs: None\nexcept Exception:\n    pass"),
         WRONG_DW_LOSES),
     Submission("cheat_input_transformer", "an IPython input transformer blanks every cell that calls the grader", _cheat(
         "try:\n    get_ipython().input_transformers_cleanup.append(\n"
@@ -139,14 +141,14 @@ CHEATS: tuple[Submission, ...] = (
                lambda solution, context: _cells(_blank_tests)(apply_edits(solution, (WRONG_DW,)), context), WRONG_DW_LOSES),
     Submission("cheat_hardcode_public", "Linear.forward returns the public worked example's answer", _edit(
         Edit("linear", 'self.ctx["x"] = x\n        return x @ self.W + self.b', "return np.array([[-3.5, -4.5], [3.5, 3.5]])")),
-        ("test_linear_forward", GATE_CELL), PART_CELLS["linear"]),
+        ("test_linear_forward", GATE_CELL), registry.cells_of_part("linear")),
     Submission("cheat_import_torch", "imports torch in the answer cell (to get gradients from autograd)", _cheat(
         "try:\n    import torch\n    _have_torch = True\nexcept ImportError:\n    _have_torch = False"), WRONG_DW_LOSES),
     Submission("cheat_kill_grader", "kills its parent process and the namespace's first process", _cheat(
         "import os, signal\nfor _pid in {{os.getppid(), 1}}:\n    try:\n        os.kill(_pid, signal.SIGKILL)\n    except Exception:\n        pass"),
         WRONG_DW_LOSES),
     Submission("cheat_print_grader_source", "prints the grader's reference, mistake catalogue and secret module", _cheat(
-        "import importlib, inspect\nfor _name in ('autograder.reference', 'autograder.mistakes', 'autograder.secret'):\n"
+        "import importlib, inspect\nfor _name in ('autograder.judge.reference', 'catalogue.mistakes', 'autograder.judge.secret'):\n"
         "    try:\n        print(inspect.getsource(importlib.import_module(_name)))\n    except Exception:\n        pass\n"
         "for _path in {grader!r}:\n    try:\n        print(open(_path).read())\n    except Exception:\n        pass"),
         WRONG_DW_LOSES),
@@ -164,10 +166,10 @@ FAULTS: tuple[Submission, ...] = (
     Submission("fault_memory_bomb", "CrossEntropyLoss.forward allocates memory until none is left", _edit(
         Edit("cross_entropy", "batch = logits.shape[0]\n        shifted", "_blocks = []\n        while True:\n            _blocks.append(np.empty(1 << 28))\n"
              "        batch = logits.shape[0]\n        shifted")),
-        ("test_cross_entropy_forward",), PART_CELLS["cross_entropy"], shows="MemoryError"),
+        ("test_cross_entropy_forward",), registry.cells_of_part("cross_entropy"), shows="MemoryError"),
     Submission("fault_fork_bomb", "MLP.forward forks without end", _edit(
         Edit("mlp", "return self.fc2(self.relu(self.fc1(x)))", "import os\n        while True:\n            os.fork()")),
-        ("test_mlp_forward",), (*PART_CELLS["mlp"], GATE_CELL)),
+        ("test_mlp_forward",), (*registry.cells_of_part("mlp"), GATE_CELL)),
     Submission("fault_huge_output", "an answer cell prints 20 MB", _edit(Edit("relu", "class ReLU(Module):", 'print("x" * 20_000_000)\n\n\nclass ReLU(Module):')), ()),
     Submission("fault_invalid_json", "the notebook file is cut in half", lambda solution, context: {"mlp.ipynb": solution[: len(solution) // 2]},
                ALL_CELLS, shows="could not be read"),
@@ -178,7 +180,7 @@ FAULTS: tuple[Submission, ...] = (
     Submission("fault_changed_test_grade_id", "a hidden test cell's grade_id changed", _cells(
         lambda cells: _rename(cells, {"test_relu_backward": "my_tests"})), ()),
     Submission("fault_changed_answer_grade_id", "the CrossEntropyLoss answer cell's grade_id changed", _cells(
-        lambda cells: _rename(cells, {"cross_entropy": "my_loss"})), PART_CELLS["cross_entropy"], shows="CrossEntropyLoss: expected the class"),
+        lambda cells: _rename(cells, {"cross_entropy": "my_loss"})), registry.cells_of_part("cross_entropy"), shows="CrossEntropyLoss: expected the class"),
     Submission("fault_renamed_notebook", "the notebook submitted as my_mlp.ipynb", _cells(lambda cells: cells, name="my_mlp.ipynb"), (),
                shows="was named 'my_mlp.ipynb'"),
 )

@@ -8,7 +8,7 @@
    directory holds only those cells, the course's released helper modules, the
    probe modules of that part and the part's hidden inputs,
 3. judges what the worker recorded here, in the nbgrader process, which never
-   runs student code (``autograder.checks.judge``: reference, finite
+   runs student code (``autograder.judge.checks.judge``: reference, finite
    differences, MNIST accuracy),
 4. writes the verdict into each test cell's outputs, which ``SaveAutoGrades``
    turns into points (the kernel ran only a stand-in of each check).
@@ -40,24 +40,16 @@ from nbgrader.coursedir import CourseDirectory
 from nbgrader.preprocessors import NbGraderPreprocessor
 from traitlets import Bool
 
-from autograder import sandbox, secret
-from autograder.course_data import GraderFault, resolve_mnist
-from autograder.inputs import inputs_for
+from autograder import registry, sandbox
+from autograder.judge import secret
+from autograder.faults import GraderFault
+from autograder.plugins.course_data import resolve_mnist
+from autograder.judge.inputs import inputs_for
 from autograder.settings import KitGrading
 
-PROBE_DIR = Path(__file__).resolve().parent / "probe"
-ANSWER_CELLS = ("setup", "linear", "relu", "cross_entropy", "sgd", "mlp")
-PARTS: tuple[tuple[str, ...], ...] = (
-    ("linear_forward", "linear_backward_dx", "linear_backward_dw", "linear_backward_db"), ("relu_forward", "relu_backward"),
-    ("cross_entropy_forward", "cross_entropy_backward"), ("sgd_step",), ("mlp_forward", "mlp_backward"), ("mnist_accuracy",),
-)
-# The parts share workers: a worker's start-up (sandbox, interpreter, NumPy, the answer cells) costs about as much as
-# the five small parts' probes, so they run one after another in one worker, and the gate in a fresh one. Faults
-# are still charged per check: a crash costs the check that was running, after a retry in a fresh worker, and the
-# checks after it go on in that fresh worker (``run_part``).
-WORKER_GROUPS: tuple[tuple[str, ...], ...] = (tuple(check for part in PARTS[:-1] for check in part), PARTS[-1])
+PROBE_DIR = Path(__file__).resolve().parents[1] / "probe"
 PREPARED_ENV = "KIT_GRADING_PREPARED"
-"""Set by ``autograder.grade`` for the nbgrader processes it starts: what it already resolved and validated
+"""Set by ``autograder.cli.grade`` for the nbgrader processes it starts: what it already resolved and validated
 (JSON: course root, assignment, MNIST folder, sandbox), so each process does not validate MNIST and start a test
 sandbox again."""
 WORKER = """import os, sys
@@ -94,31 +86,34 @@ def answer_cells(nb: NotebookNode) -> list[dict[str, str]]:
     cells = []
     for cell in nb.cells:
         grade_id = cell.get("metadata", {}).get("nbgrader", {}).get("grade_id")
-        if cell.cell_type == "code" and grade_id in ANSWER_CELLS:
+        if cell.cell_type == "code" and grade_id in registry.answer_cells():
             cells.append({"grade_id": grade_id, "source": cell.source})
     return cells
 
 
 def _worker_seconds(part: tuple[str, ...]) -> float:
     """Wall seconds before a worker is stopped from outside: only a hang gets there (each probe limits itself)."""
-    from autograder.inputs import GATE_WALL_SECONDS
+    from autograder.judge.inputs import GATE_WALL_SECONDS
     from autograder.probe.core import CHECK_SECONDS
 
-    return GATE_WALL_SECONDS + 60.0 if part == ("mnist_accuracy",) else 120.0 + CHECK_SECONDS * len(part)
+    if any(registry.check(name).slow for name in part):
+        return GATE_WALL_SECONDS + 60.0
+    return 120.0 + CHECK_SECONDS * len(part)
 
 
 def _prepare(workdir: Path, part: tuple[str, ...], cells: list[dict[str, str]], helpers: Path) -> None:
-    """The worker's directory: answer cells, trusted helpers, this part's probe modules and hidden inputs."""
+    """The worker's directory: answer cells, trusted helpers, this part's probe modules, manifest and hidden inputs."""
     from autograder.probe.core import save
-    from autograder.probe.run import PROBES
 
+    manifest = registry.manifest(part)
     (workdir / "probe").mkdir(parents=True)
     (workdir / "inputs").mkdir()
     (workdir / "answer.json").write_text(json.dumps(cells))
+    (workdir / "manifest.json").write_text(json.dumps(manifest))
     (workdir / "worker.py").write_text(WORKER)
     for helper in helpers.glob("*.py"):
         shutil.copy(helper, workdir / helper.name)
-    for module in {"__init__", "core", "run", *(PROBES[check][0] for check in part)}:
+    for module in {"__init__", "core", "run", *(entry["module"] for entry in manifest.values())}:
         shutil.copy(PROBE_DIR / f"{module}.py", workdir / "probe" / f"{module}.py")
     for check in part:
         save(workdir / "inputs" / check, inputs_for(check))
@@ -204,7 +199,7 @@ def run_part(part: tuple[str, ...], cells: list[dict[str, str]], grading: Gradin
 
 def _judge(check: str, outcome: dict[str, Any]) -> Verdict:
     """The verdict on one check; raise ``_Unjudgeable`` if the judge itself failed on the record."""
-    from autograder.checks import judge
+    from autograder.judge.checks import judge
 
     try:
         note = judge(check, inputs_for(check), outcome)
@@ -228,7 +223,7 @@ def verify(cells: list[dict[str, str]], grading: Grading, control: list[dict[str
     """
     verdicts: dict[str, Verdict] = {}
     with tempfile.TemporaryDirectory(prefix="kit-verify-", dir=grading.scratch) as scratch:
-        for part in WORKER_GROUPS:
+        for part in registry.worker_groups():
             outcomes = run_part(part, cells, grading, Path(scratch) / "student")
             suspects: dict[str, str] = {}
             for check, outcome in outcomes.items():
@@ -298,7 +293,7 @@ def prepared_env(root: Path, grading: Grading, assignment: str) -> dict[str, str
 
 
 def _prepared_by_parent(root: str, assignment: str) -> dict[str, Any] | None:
-    """What ``autograder.grade`` validated for this course and assignment, if it started this process."""
+    """What ``autograder.cli.grade`` validated for this course and assignment, if it started this process."""
     try:
         prepared = json.loads(os.environ.get(PREPARED_ENV, ""))
     except ValueError:

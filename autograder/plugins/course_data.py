@@ -5,11 +5,8 @@ import os
 import sys
 from pathlib import Path
 
+from autograder.faults import GraderFault
 from autograder.settings import KitGrading
-
-
-class GraderFault(RuntimeError):
-    """Grading cannot be trusted for a reason that is not the student's: the submission is left ungraded."""
 
 
 def resolve_mnist(kit: KitGrading, helpers: Path) -> Path:

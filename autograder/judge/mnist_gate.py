@@ -15,8 +15,8 @@ from mnist_data import MnistDataError, load_mnist, to_vectors
 from nn_checks import fail
 from nn_diagnosis import explain, explain_error
 
-from autograder import reference
-from autograder.common import got
+from autograder.judge import reference
+from autograder.judge.common import got
 
 THRESHOLD = 0.97
 AFTER_CHECKS = "the gate trains your MLP, Linear and ReLU: make their checks above pass first"

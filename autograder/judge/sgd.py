@@ -9,7 +9,7 @@ from typing import Any
 
 from nn_diagnosis import SGD_SKIP_NONE, SGD_UPDATE, check_sgd
 
-from autograder.common import got
+from autograder.judge.common import got
 
 NONE_GRAD = (("TypeError", "NoneType", SGD_SKIP_NONE),)
 

@@ -7,8 +7,8 @@ import numpy as np
 from nn_checks import FD_TOLERANCE, check_unchanged, numerical_gradient
 from nn_diagnosis import CROSS_ENTROPY, CROSS_ENTROPY_GRAD, check_loss
 
-from autograder import reference
-from autograder.common import VALUE_TOLERANCE, got, judge_cases
+from autograder.judge import reference
+from autograder.judge.common import VALUE_TOLERANCE, got, judge_cases
 
 TARGET_ERRORS = (("IndexError", "", "the targets index the wrong axis: y holds one class index per row, so pick entries with [np.arange(B), y]"),)
 

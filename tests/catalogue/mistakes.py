@@ -1,38 +1,18 @@
 """Typical student mistakes, and correct-but-different solutions, as edits of the reference solution.
 
 Each entry rewrites answer cells of the solutions notebook (found by their
-nbgrader ``grade_id``). The kit's tests autograde every entry: a mistake must
-lose points on its own part and nowhere unrelated; a variant must earn full
-marks. The demo class uses one mistake.
+nbgrader ``grade_id``). The kit's tests grade every entry: a mistake must lose
+points on its own part and nowhere unrelated (``registry.cells_a_part_may_cost``);
+a variant must earn full marks. The demo class uses one mistake.
 """
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass
 
-# Test cells of each part. The MNIST gate trains the student's MLP, which is
-# built from the student's Linear and ReLU, so it depends on those parts too.
-PART_CELLS: dict[str, tuple[str, ...]] = {
-    "linear": ("test_linear_forward", "test_linear_backward_dx", "test_linear_backward_dw", "test_linear_backward_db"),
-    "relu": ("test_relu_forward", "test_relu_backward"),
-    "cross_entropy": ("test_cross_entropy_forward", "test_cross_entropy_backward"),
-    "sgd": ("test_sgd_step",),
-    "mlp": ("test_mlp_forward", "test_mlp_backward"),
-}
-GATE_CELL = "test_mnist_accuracy"
-GATE_DEPENDS_ON = ("linear", "relu", "mlp")
+from autograder import registry
+from autograder.cli.classroom import Edit
 
-
-def cells_a_part_may_cost(part: str) -> set[str]:
-    """The test cells a mistake in ``part`` is allowed to lose points on."""
-    return set(PART_CELLS[part]) | ({GATE_CELL} if part in GATE_DEPENDS_ON else set())
-
-
-@dataclass(frozen=True)
-class Edit:
-    cell: str  # grade_id of the answer cell
-    old: str   # must occur exactly once in that cell
-    new: str
+GATE_CELL = registry.check("mnist_accuracy").cell
 
 
 @dataclass(frozen=True)
@@ -50,21 +30,6 @@ class Variant:
     name: str
     description: str
     edits: tuple[Edit, ...]
-
-
-def apply_edits(notebook_text: str, edits: tuple[Edit, ...]) -> str:
-    """Return the notebook with every edit applied; raise if an edit's text is not found exactly once."""
-    notebook = json.loads(notebook_text)
-    cells = {cell.get("metadata", {}).get("nbgrader", {}).get("grade_id"): cell for cell in notebook["cells"]}
-    for edit in edits:
-        if edit.cell not in cells:
-            raise ValueError(f"no cell with grade_id {edit.cell!r} in the notebook")
-        cell = cells[edit.cell]
-        source = "".join(cell["source"]) if isinstance(cell["source"], list) else cell["source"]
-        if source.count(edit.old) != 1:
-            raise ValueError(f"cell {edit.cell!r}: {edit.old!r} occurs {source.count(edit.old)} times, expected once; update the catalogue to the solution")
-        cell["source"] = source.replace(edit.old, edit.new)
-    return json.dumps(notebook, indent=1, ensure_ascii=False) + "\n"
 
 
 def _m(name: str, part: str, description: str, old: str, new: str, must_lose: tuple[str, ...], cause: str) -> Mistake:

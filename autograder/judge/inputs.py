@@ -1,5 +1,8 @@
 """Hidden inputs of every check, drawn from the secret, as plain data (dicts of arrays and numbers).
 
+Each check names its builder here (``registry.Check.inputs``); a builder gets a generator seeded by the secret and
+the check's name.
+
 The same function gives the same inputs to the probe in the kernel and in the
 sandboxed worker, and to the judge. They include B = 1, D_out = 1 and a
 square W (a transposed W then gives values, not a shape error).
@@ -7,11 +10,12 @@ square W (a transposed W then gives values, not a shape error).
 from __future__ import annotations
 
 import math
-from typing import Any, Callable
+from typing import Any
 
 import numpy as np
 
-from autograder.secret import rng_for
+from autograder import registry
+from autograder.judge.secret import rng_for
 
 Inputs = dict[str, Any]
 
@@ -22,7 +26,7 @@ def away_from_zero(rng: np.random.Generator, shape: tuple[int, ...], margin: flo
     return np.sign(x) * (np.abs(x) + margin) + (x == 0) * margin
 
 
-def _linear(rng: np.random.Generator) -> Inputs:
+def linear_cases(rng: np.random.Generator) -> Inputs:
     square = int(rng.integers(3, 7))
     shapes = [(int(rng.integers(3, 8)), square, square), (1, int(rng.integers(2, 6)), int(rng.integers(2, 6))),
               (int(rng.integers(3, 8)), int(rng.integers(2, 6)), 1), (int(rng.integers(8, 17)), int(rng.integers(5, 12)), int(rng.integers(3, 9)))]
@@ -41,16 +45,16 @@ def _relu_arrays(rng: np.random.Generator) -> list[np.ndarray]:
     return arrays
 
 
-def _relu_forward(rng: np.random.Generator) -> Inputs:
+def relu_forward_cases(rng: np.random.Generator) -> Inputs:
     return {"cases": [{"x": x} for x in _relu_arrays(rng)]}
 
 
-def _relu_backward(rng: np.random.Generator) -> Inputs:
+def relu_backward_cases(rng: np.random.Generator) -> Inputs:
     return {"cases": [{"x": x, "x_stale": rng.standard_normal(x.shape), "g": rng.standard_normal(x.shape),
                        "x_smooth": away_from_zero(rng, x.shape)} for x in _relu_arrays(rng)]}
 
 
-def _classification(rng: np.random.Generator) -> Inputs:
+def classification_cases(rng: np.random.Generator) -> Inputs:
     """Logits (B, C) and targets: B = 1 among the cases, then three kinds of huge logits, always in this order:
     ±1000 with every target near its row's max (exp overflows unless shifted; no probability underflows), small logits
     with each target 800 below its row's max (its probability underflows to 0), and ±1000 with random targets."""
@@ -73,7 +77,7 @@ def _classification(rng: np.random.Generator) -> Inputs:
     return {"cases": cases}
 
 
-def _sgd(rng: np.random.Generator) -> Inputs:
+def sgd_cases(rng: np.random.Generator) -> Inputs:
     """The parameter without a gradient first, in the middle and last, for every secret (a `break` is caught)."""
     shapes = [(4, 3), (3,), (2, 5), (1,), (5, 1)]
     cases = []
@@ -89,13 +93,13 @@ def _weights(rng: np.random.Generator, d_in: int, hidden: int, classes: int) -> 
     return {name: rng.standard_normal(shape) for name, shape in shapes.items()}
 
 
-def _mlp_forward(rng: np.random.Generator) -> Inputs:
+def mlp_forward_cases(rng: np.random.Generator) -> Inputs:
     sizes = [(1, 4, 6, 3), (int(rng.integers(3, 9)), 5, 7, 1), (int(rng.integers(9, 17)), 8, 10, 4)]
     return {"cases": [{**_weights(rng, d_in, hidden, classes), "x": rng.standard_normal((batch, d_in))}
                       for batch, d_in, hidden, classes in sizes]}
 
 
-def _mlp_backward(rng: np.random.Generator) -> Inputs:
+def mlp_backward_cases(rng: np.random.Generator) -> Inputs:
     """Inputs whose hidden pre-activations are all at least 1e-3 away from the ReLU kink."""
     cases = []
     for batch, d_in, hidden, classes in [(1, 3, 5, 4), (int(rng.integers(4, 9)), 6, 8, 3)]:
@@ -122,7 +126,7 @@ GATE_SPEED_WINDOW = 200  # pairs measured at every step from step 10 on; the fir
 GATE_WALL_SECONDS = 1200.0
 
 
-def _mnist_accuracy(rng: np.random.Generator) -> Inputs:
+def gate_recipe(rng: np.random.Generator) -> Inputs:
     """The gate's recipe: He initialisation (biases 0) and one data order per epoch, from the grader's seed."""
     init = [rng.standard_normal((784, GATE_HIDDEN)) * math.sqrt(2.0 / 784), np.zeros(GATE_HIDDEN),
             rng.standard_normal((GATE_HIDDEN, 10)) * math.sqrt(2.0 / GATE_HIDDEN), np.zeros(10)]
@@ -131,14 +135,6 @@ def _mnist_accuracy(rng: np.random.Generator) -> Inputs:
             "max_slowdown": GATE_MAX_SLOWDOWN, "speed_window": GATE_SPEED_WINDOW, "wall_seconds": GATE_WALL_SECONDS}
 
 
-_BUILDERS: dict[str, Callable[[np.random.Generator], Inputs]] = {
-    "linear_forward": _linear, "linear_backward_dx": _linear, "linear_backward_dw": _linear, "linear_backward_db": _linear,
-    "relu_forward": _relu_forward, "relu_backward": _relu_backward,
-    "cross_entropy_forward": _classification, "cross_entropy_backward": _classification,
-    "sgd_step": _sgd, "mlp_forward": _mlp_forward, "mlp_backward": _mlp_backward, "mnist_accuracy": _mnist_accuracy,
-}
-
-
 def inputs_for(check: str) -> Inputs:
     """The hidden inputs of ``check`` (a name such as "linear_backward_dw"), the same on every call."""
-    return _BUILDERS[check](rng_for(check))
+    return registry.inputs_of(check)(rng_for(check))

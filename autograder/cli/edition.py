@@ -1,10 +1,10 @@
 """Another language's edition of the assignment, generated from the English master (``source/mlp``).
 
-``python -m autograder.edition zh`` writes ``source/mlp_zh/``: the master notebook (as ``mlp_zh.ipynb``) with each markdown cell replaced
+``python -m autograder edition zh`` writes ``source/mlp_zh/``: the master notebook (as ``mlp_zh.ipynb``) with each markdown cell replaced
 by its translation in ``i18n/mlp.zh.md`` (code cells, their ids, grade ids and points unchanged), and the master's
 helper modules, of which only ``nn_i18n.LANGUAGE`` differs (so the checks' messages come out in that language).
 Build its release and solution as for ``mlp``: ``nbgrader generate_assignment mlp_zh --force``, then
-``nbgrader generate_solution mlp_zh --force``; grade it with ``python -m autograder.grade mlp_zh``.
+``nbgrader generate_solution mlp_zh --force``; grade it with ``python -m autograder grade mlp_zh``.
 
 A markdown cell with no translation, or whose English text changed since it was translated, stops the generator,
 which names it. ``--check`` only compares (exit 1 if ``source/mlp_zh`` is out of date); ``--stamp`` records the
@@ -20,7 +20,7 @@ import re
 import sys
 from pathlib import Path
 
-REPO = Path(__file__).resolve().parents[1]
+REPO = Path(__file__).resolve().parents[2]
 MASTER = REPO / "source" / "mlp"
 NOTEBOOK = "mlp.ipynb"
 LANGUAGE_LINE = 'LANGUAGE = "en"'
@@ -65,7 +65,7 @@ def problems(language: str) -> list[str]:
             found.append(f"{where} has no translation in {translations_file(language).name}")
         elif table[cell["id"]][0] != english_sha(_source(cell)):
             found.append(f"{where} changed since it was translated (or was never stamped): update its translation, "
-                         f"then run `python -m autograder.edition {language} --stamp`")
+                         f"then run `python -m autograder edition {language} --stamp`")
     ids = {c["id"] for c in cells if c["cell_type"] == "markdown"}
     found += [f"the translation of cell {i} matches no markdown cell of the master" for i in table if i not in ids]
     return found
@@ -82,7 +82,7 @@ def edition(language: str) -> dict[str, bytes]:
     for cell in translated["cells"]:
         if cell["cell_type"] == "markdown":
             cell["source"] = table[cell["id"]][1]
-    # named after the assignment, as `python -m autograder.grade mlp_<language>` expects by default
+    # named after the assignment, as `python -m autograder grade mlp_<language>` expects by default
     files = {f"mlp_{language}.ipynb": (json.dumps(translated, indent=1, ensure_ascii=False) + "\n").encode()}
     for helper in sorted(MASTER.glob("*.py")):
         text = helper.read_text()
@@ -122,7 +122,7 @@ def main(argv: list[str] | None = None) -> int:
     extra = sorted(p.name for p in target.glob("*") if p.is_file() and p.name not in files) if target.exists() else []
     if args.check:
         for name in stale + extra:
-            print(f"{target / name} is out of date: run `python -m autograder.edition {args.language}`", file=sys.stderr)
+            print(f"{target / name} is out of date: run `python -m autograder edition {args.language}`", file=sys.stderr)
         return 1 if stale or extra else 0
     target.mkdir(exist_ok=True)
     for name in stale:

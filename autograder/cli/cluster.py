@@ -39,7 +39,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from autograder.course_data import GraderFault
+from autograder.faults import GraderFault
 
 LOG_TAIL = 200_000  # characters of the worker's nbgrader log sent back
 WORKER_MNIST_ENV = "MNIST_DIR"
@@ -120,7 +120,7 @@ def _write_course(root: Path, task: Task, mnist: str) -> None:
     # The course's own settings, then where things are in this temporary copy of the course.
     (root / "nbgrader_config.py").write_text(task.config + f"""
 
-# ---- added by autograder.cluster for grading on a Dask worker
+# ---- added by autograder.cli.cluster for grading on a Dask worker
 c.CourseDirectory.root = {str(root)!r}
 c.CourseDirectory.course_id = {task.course_id!r}
 c.CourseDirectory.db_url = {task.db_url!r}
@@ -136,7 +136,7 @@ c.KitGrading.sandbox = {task.sandbox!r}
 
 def grade_task(task: Task) -> Result:
     """Run on a Dask worker: grade one submission in a temporary course; the grades go to ``task.db_url``."""
-    from autograder.verify import PREPARED_ENV
+    from autograder.plugins.verify import PREPARED_ENV
 
     start = time.perf_counter()
     try:
@@ -183,7 +183,7 @@ class Dispatcher:
         from nbgrader.api import Gradebook, MissingEntry
         from nbgrader.coursedir import CourseDirectory
 
-        from autograder import secret
+        from autograder.judge import secret
         from autograder.settings import KitGrading
 
         self.course, self.assignment = course, assignment
@@ -228,7 +228,7 @@ class Dispatcher:
         """Grade one submission on the cluster; return (succeeded, seconds, log file), as ``grade.autograde_one``."""
         from distributed import KilledWorker
 
-        from autograder.grade import log_path, mark_graded
+        from autograder.cli.grade import log_path, mark_graded
 
         folder = self.course / "submitted" / student / self.assignment
         task = Task(student=student, submission=_files(folder), **self._template)

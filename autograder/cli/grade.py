@@ -1,4 +1,4 @@
-"""Grade a whole class in parallel: ``python -m autograder.grade [ASSIGNMENT] [--jobs N | --scheduler ADDRESS]
+"""Grade a whole class in parallel: ``python -m autograder grade [ASSIGNMENT] [--jobs N | --scheduler ADDRESS]
 [--force] [--student ID ...]``.
 
 Run it in the course folder, as any user. Before the first student it resolves
@@ -17,7 +17,7 @@ again grades only the rest (``--force`` regrades everyone), so an interrupted
 run is simply started again.
 
 With a Dask scheduler (``--scheduler tcp://HOST:8786`` or ``c.KitGrading.scheduler``) each submission is one task
-on a Dask worker instead (``autograder.cluster``); everything else (retries, what counts as graded, the gradebook
+on a Dask worker instead (``autograder.cli.cluster``); everything else (retries, what counts as graded, the gradebook
 rows) is the same. A progress bar (tqdm) shows done, failed, running and the time left on a terminal; every
 finished submission also prints one line with the same numbers, for logs.
 """
@@ -34,11 +34,12 @@ import time
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
+from typing import Any
 
 from autograder import sandbox
-from autograder.course_data import GraderFault
+from autograder.faults import GraderFault
 from autograder.settings import KitGrading, load_course_config
-from autograder.verify import prepared_env, prepare_grading
+from autograder.plugins.verify import prepared_env, prepare_grading
 
 STATE = Path(".kit-graded")
 
@@ -211,7 +212,7 @@ def require_assignment(config: Any, course: Path, assignment: str) -> None:
     from nbgrader.api import Gradebook, MissingEntry
     from nbgrader.coursedir import CourseDirectory
 
-    from autograder.cluster import absolute_db_url
+    from autograder.cli.cluster import absolute_db_url
 
     coursedir = CourseDirectory(config=config)
     with Gradebook(absolute_db_url(coursedir.db_url, course), coursedir.course_id) as gradebook:
@@ -248,7 +249,7 @@ def grade_class(course: Path, assignment: str, notebook: str, jobs: int, force: 
     todo = [s for s in chosen if force or not is_graded(course, assignment, student=s, notebook=notebook)]
     dispatcher = None
     if scheduler:
-        from autograder.cluster import Dispatcher
+        from autograder.cli.cluster import Dispatcher
 
         dispatcher = Dispatcher(scheduler, course, config, grading, assignment, force)
         print(f"Dask scheduler: {scheduler}; {dispatcher.describe()}", file=out, flush=True)

@@ -7,8 +7,8 @@ import numpy as np
 from nn_checks import FD_TOLERANCE, check_array, check_dtype, check_shape, check_unchanged, numerical_gradient
 from nn_diagnosis import LINEAR_DB, LINEAR_DW, LINEAR_DX, LINEAR_FORWARD, Quantity
 
-from autograder import reference
-from autograder.common import VALUE_TOLERANCE, got, judge_cases
+from autograder.judge import reference
+from autograder.judge.common import VALUE_TOLERANCE, got, judge_cases
 from autograder.probe.core import is_raised
 
 KEEP_DTYPE = "a cast (astype, np.float32, ...) changed the precision; keep the dtype of x and of the parameters"

@@ -7,8 +7,8 @@ import numpy as np
 from nn_checks import FD_TOLERANCE, check_dtype, check_unchanged, numerical_gradient
 from nn_diagnosis import RELU_BACKWARD, RELU_FORWARD
 
-from autograder import reference
-from autograder.common import VALUE_TOLERANCE, got, judge_cases
+from autograder.judge import reference
+from autograder.judge.common import VALUE_TOLERANCE, got, judge_cases
 
 KEEP_DTYPE = "a cast changed the precision; keep the dtype of the input"
 

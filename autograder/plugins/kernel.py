@@ -6,7 +6,7 @@ working directory holding a copy of the student's files and the helpers, and
 resource limits; the course folder, the repository, the gradebook and the
 grader's package are not there. The hidden test cells' ``import autograder``
 finds a stand-in whose checks do nothing: every hidden check is decided
-outside the kernel (``autograder.verify``), whose verdict replaces the cell's
+outside the kernel (``autograder.plugins.verify``), whose verdict replaces the cell's
 output, so nothing of the grader (source, reference, secret) can be printed
 from the kernel.
 
@@ -29,10 +29,10 @@ from nbformat import NotebookNode
 from nbgrader.preprocessors import Execute
 
 from autograder import sandbox
-from autograder.course_data import GraderFault
+from autograder.faults import GraderFault
 from autograder.settings import KitGrading
 
-GRADER_PACKAGE = Path(__file__).resolve().parent
+GRADER_PACKAGE = Path(__file__).resolve().parents[1]
 KERNEL_LIMITS = sandbox.Limits(cpu_seconds=1800, memory_bytes=6 << 30, processes=256, file_bytes=256 << 20)
 STAND_IN = '''"""Stand-in for the grader in the notebook's kernel: hidden checks are decided outside this kernel."""
 

@@ -1,0 +1,84 @@
+"""Write the master notebook's hidden test cells from the registry: ``python -m autograder hidden-cells [--check]``.
+
+Every check in ``autograder.registry`` gets its cell (grade_id ``test_<name>``) with the source and points it
+declares. A check without a cell gets a new one after the last cell of its part (the answer cell, its public check
+or an earlier hidden cell); a hidden cell whose check is gone is removed. Then regenerate the release and the
+solutions (``nbgrader generate_assignment mlp --force``, ``nbgrader generate_solution mlp --force``) and the
+editions (``python -m autograder edition zh``). ``--check`` only compares: exit 1 if the notebook differs.
+"""
+from __future__ import annotations
+
+import argparse
+import sys
+import uuid
+from pathlib import Path
+
+import nbformat
+from nbformat import NotebookNode
+
+from autograder import registry
+
+MASTER = Path(__file__).resolve().parents[2] / "source" / "mlp" / "mlp.ipynb"
+
+
+def _grade_id(cell: NotebookNode) -> str:
+    return cell.get("metadata", {}).get("nbgrader", {}).get("grade_id", "")
+
+
+def _new_cell(check: registry.Check) -> NotebookNode:
+    cell = nbformat.v4.new_code_cell(registry.hidden_cell_source(check))
+    cell.id = uuid.uuid4().hex[:8]
+    cell.metadata = {"nbgrader": {"grade": True, "grade_id": check.cell, "locked": True, "points": check.points,
+                                  "schema_version": 3, "solution": False, "task": False}}
+    return cell
+
+
+def _part_of(grade_id: str) -> str | None:
+    """The part a cell belongs to: an answer cell, its public check, or a hidden cell."""
+    if grade_id.startswith("test_") and grade_id[len("test_"):] in registry.BY_NAME:
+        return registry.check(grade_id[len("test_"):]).part
+    name = grade_id.removeprefix("public_")
+    return name if name in registry.parts() else None
+
+
+def synced(notebook: NotebookNode) -> NotebookNode:
+    """A copy of ``notebook`` whose hidden test cells are exactly the registry's."""
+    nb = nbformat.from_dict(notebook)
+    wanted = {check.cell: check for check in registry.CHECKS}
+    nb.cells = [c for c in nb.cells if not _grade_id(c).startswith("test_") or _grade_id(c) in wanted]
+    for cell in nb.cells:
+        check = wanted.get(_grade_id(cell))
+        if check is not None:
+            cell.source = registry.hidden_cell_source(check)
+            cell.metadata["nbgrader"]["points"] = check.points
+    present = {_grade_id(c) for c in nb.cells}
+    for check in registry.CHECKS:
+        if check.cell in present:
+            continue
+        at = max((i for i, c in enumerate(nb.cells) if _part_of(_grade_id(c)) == check.part), default=len(nb.cells) - 1)
+        nb.cells.insert(at + 1, _new_cell(check))
+        present.add(check.cell)
+    return nb
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--check", action="store_true", help="only compare; exit 1 if the notebook is out of date")
+    parser.add_argument("--notebook", type=Path, default=MASTER, help="the master notebook (default: %(default)s)")
+    args = parser.parse_args(argv)
+    text = args.notebook.read_text()
+    new = nbformat.writes(synced(nbformat.reads(text, as_version=4))) + "\n"
+    if new == text:
+        print(f"{args.notebook}: the hidden test cells match the registry.")
+        return 0
+    if args.check:
+        print(f"{args.notebook}: the hidden test cells differ from the registry: run `python -m autograder "
+              "hidden-cells`", file=sys.stderr)
+        return 1
+    args.notebook.write_text(new)
+    print(f"{args.notebook}: hidden test cells written from the registry; now regenerate release/ and solutions/.")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,152 @@
+"""Every hidden check of the assignment, declared once: everything that needs the list of checks reads it here.
+
+Trusted side. The hidden test cells (``cli/hidden_cells.py`` writes them), the worker's manifest, the verification
+(``plugins/verify.py``), the in-process run of ``autograder.check_<name>``, the kit's catalogues and the benchmark all
+read ``CHECKS``. Probes, judges and input builders are named, not imported, so importing this module imports none of
+them (the judges need the course's helper modules); ``probe_of``, ``judge_of`` and ``inputs_of`` load them on use.
+The probes themselves never import this module: a sandboxed worker gets ``manifest()`` as plain JSON.
+
+Adding a check is one ``Check`` below, its probe, its judge and its inputs; then
+``python -m autograder hidden-cells`` and ``nbgrader generate_assignment``.
+"""
+from __future__ import annotations
+
+import importlib
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+SETUP_CELL = "setup"
+"""The locked cell every answer cell runs after (imports, the course's base classes)."""
+
+
+@dataclass(frozen=True)
+class Check:
+    """One hidden check: the cell ``test_<name>`` calls ``autograder.check_<name>(<cls>)``."""
+
+    name: str
+    title: str  # what the hidden cell says it tests
+    part: str  # the notebook's part it counts in: the answer cell's grade_id, or a section of its own
+    cls: str  # the student's class the probe exercises
+    probe: str  # "<module>.<function>" in autograder.probe: calls the class on the inputs, records what came
+    judge: str  # "<module>.<function>" in autograder.judge: decides on the records
+    inputs: str  # function in autograder.judge.inputs: the hidden inputs, drawn from the grading secret
+    points: int
+    answer: str = ""  # grade_id of the answer cell defining ``cls``, if not ``part``
+    also_costs: tuple[str, ...] = ()  # other answer cells whose mistakes may cost this check
+    slow: bool = False  # trains on MNIST: a sandboxed worker of its own, and not in the fast test tier
+
+    @property
+    def cell(self) -> str:
+        """grade_id of the hidden test cell."""
+        return f"test_{self.name}"
+
+    @property
+    def answer_cell(self) -> str:
+        return self.answer or self.part
+
+
+CHECKS: tuple[Check, ...] = (
+    Check("linear_forward", "Linear.forward", "linear", "Linear",
+          "layers.linear_forward", "linear.judge_forward", "linear_cases", 8),
+    Check("linear_backward_dx", "Linear.backward, dX", "linear", "Linear",
+          "layers.linear_backward", "linear.judge_backward_dx", "linear_cases", 6),
+    Check("linear_backward_dw", "Linear.backward, W.grad", "linear", "Linear",
+          "layers.linear_backward", "linear.judge_backward_dw", "linear_cases", 6),
+    Check("linear_backward_db", "Linear.backward, b.grad", "linear", "Linear",
+          "layers.linear_backward", "linear.judge_backward_db", "linear_cases", 5),
+    Check("relu_forward", "ReLU.forward", "relu", "ReLU",
+          "layers.relu_forward", "relu.judge_forward", "relu_forward_cases", 5),
+    Check("relu_backward", "ReLU.backward", "relu", "ReLU",
+          "layers.relu_backward", "relu.judge_backward", "relu_backward_cases", 7),
+    Check("cross_entropy_forward", "CrossEntropyLoss.forward", "cross_entropy", "CrossEntropyLoss",
+          "layers.cross_entropy_forward", "loss.judge_forward", "classification_cases", 8),
+    Check("cross_entropy_backward", "CrossEntropyLoss.backward", "cross_entropy", "CrossEntropyLoss",
+          "layers.cross_entropy_backward", "loss.judge_backward", "classification_cases", 8),
+    Check("sgd_step", "SGD.step", "sgd", "SGD", "layers.sgd_step", "sgd.judge_step", "sgd_cases", 10),
+    Check("mlp_forward", "MLP.forward", "mlp", "MLP", "mlp.mlp_forward", "mlp.judge_forward", "mlp_forward_cases", 6),
+    Check("mlp_backward", "MLP.backward", "mlp", "MLP", "mlp.mlp_backward", "mlp.judge_backward", "mlp_backward_cases",
+          11),
+    # The gate trains the student's MLP, built from the student's Linear and ReLU: their mistakes may cost it too.
+    Check("mnist_accuracy", "MNIST accuracy (the grader trains your MLP)", "mnist", "MLP",
+          "gate.mnist_accuracy", "mnist_gate.judge_accuracy", "gate_recipe", 20, answer="mlp",
+          also_costs=("linear", "relu"), slow=True),
+)
+BY_NAME: dict[str, Check] = {check.name: check for check in CHECKS}
+
+
+def check(name: str) -> Check:
+    """The check called ``name`` (e.g. "linear_backward_dw")."""
+    return BY_NAME[name]
+
+
+def parts() -> tuple[str, ...]:
+    """The notebook's graded parts, in order (the rows of its points table)."""
+    return tuple(dict.fromkeys(c.part for c in CHECKS))
+
+
+def answers() -> dict[str, str]:
+    """The answer cells the student writes, in notebook order, and the class each defines."""
+    return {c.answer_cell: c.cls for c in CHECKS}
+
+
+def answer_cells() -> tuple[str, ...]:
+    """Every cell the student's classes are made from: the setup cell, then the answer cells."""
+    return (SETUP_CELL, *answers())
+
+
+def cells_of_part(part: str) -> tuple[str, ...]:
+    """The hidden test cells counting in ``part``."""
+    return tuple(c.cell for c in CHECKS if c.part == part)
+
+
+def cells_a_part_may_cost(answer: str) -> set[str]:
+    """The hidden test cells a mistake in the answer cell ``answer`` may lose points on."""
+    return {c.cell for c in CHECKS if c.answer_cell == answer or answer in c.also_costs}
+
+
+def fast_checks() -> tuple[Check, ...]:
+    return tuple(c for c in CHECKS if not c.slow)
+
+
+def worker_groups() -> tuple[tuple[str, ...], ...]:
+    """Checks run together in one sandboxed worker: every fast check in one, each slow check in its own.
+
+    A worker's start-up costs about as much as all fast probes together; a crash still costs only the check that
+    was running (``plugins.verify.run_part``).
+    """
+    return (tuple(c.name for c in fast_checks()), *((c.name,) for c in CHECKS if c.slow))
+
+
+def manifest(names: tuple[str, ...]) -> dict[str, dict[str, str]]:
+    """What a sandboxed worker needs to run ``names``: each check's probe module, function and class (plain JSON)."""
+    entries = {}
+    for name in names:
+        module, function = BY_NAME[name].probe.split(".")
+        entries[name] = {"module": module, "function": function, "class": BY_NAME[name].cls}
+    return entries
+
+
+def _load(package: str, dotted: str) -> Callable[..., Any]:
+    module, function = dotted.rsplit(".", 1)
+    return getattr(importlib.import_module(f"autograder.{package}.{module}"), function)
+
+
+def probe_of(name: str) -> Callable[[type, dict[str, Any]], list[dict[str, Any]]]:
+    """The probe of ``name``, loaded in this process (the grader itself only runs probes in a sandboxed worker)."""
+    return _load("probe", BY_NAME[name].probe)
+
+
+def judge_of(name: str) -> Callable[[dict[str, Any], list[dict[str, Any]]], str | None]:
+    return _load("judge", BY_NAME[name].judge)
+
+
+def inputs_of(name: str) -> Callable[..., dict[str, Any]]:
+    return _load("judge", f"inputs.{BY_NAME[name].inputs}")
+
+
+def hidden_cell_source(check: Check) -> str:
+    """The source of ``check``'s hidden test cell: one quiet call, hidden from students by nbgrader."""
+    return (f"# Hidden tests of {check.title} ({check.points} points) run here when your work is graded.\n"
+            f"### BEGIN HIDDEN TESTS\nimport autograder; autograder.check_{check.name}({check.cls});\n"
+            "### END HIDDEN TESTS")

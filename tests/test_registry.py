@@ -1,0 +1,73 @@
+"""The registry of checks is the one list: every entry resolves, and the notebook's hidden cells are written from it.
+
+Fast tier: no nbgrader run, no sandbox.
+"""
+from __future__ import annotations
+
+import dataclasses
+import inspect
+import json
+import sys
+from pathlib import Path
+
+import nbformat
+import pytest
+
+REPO = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(REPO / "source" / "mlp"))  # the judges import the course's helpers
+
+from autograder import registry  # noqa: E402
+from autograder.cli import demo, hidden_cells  # noqa: E402
+from catalogue.mistakes import MISTAKES  # noqa: E402
+
+MASTER = REPO / "source" / "mlp" / "mlp.ipynb"
+
+
+@pytest.mark.parametrize("check", registry.CHECKS, ids=lambda c: c.name)
+def test_every_check_names_a_probe_a_judge_and_inputs_that_exist(check: registry.Check) -> None:
+    assert inspect.getmodule(registry.probe_of(check.name)).__name__.startswith("autograder.probe.")
+    assert inspect.getmodule(registry.judge_of(check.name)).__name__.startswith("autograder.judge.")
+    assert callable(registry.inputs_of(check.name))
+    assert check.answer_cell in registry.answers() and set(check.also_costs) <= set(registry.answers())
+    assert json.loads(json.dumps(registry.manifest((check.name,)))) == registry.manifest((check.name,))
+
+
+def test_the_points_add_up_to_100_and_every_name_is_unique() -> None:
+    assert sum(check.points for check in registry.CHECKS) == 100
+    assert len(registry.BY_NAME) == len(registry.CHECKS)
+
+
+def test_every_check_runs_in_exactly_one_worker() -> None:
+    names = [name for group in registry.worker_groups() for name in group]
+    assert sorted(names) == sorted(registry.BY_NAME)
+
+
+def test_the_master_notebooks_hidden_cells_are_the_registrys() -> None:
+    """(The editions copy the master's code cells: tests/test_edition.py.)"""
+    text = MASTER.read_text()
+    assert nbformat.writes(hidden_cells.synced(nbformat.reads(text, as_version=4))) + "\n" == text, (
+        "run `python -m autograder hidden-cells`, then regenerate")
+
+
+def _cells(nb: nbformat.NotebookNode) -> list[str]:
+    return [c.get("metadata", {}).get("nbgrader", {}).get("grade_id", c.cell_type) for c in nb.cells]
+
+
+def test_a_new_check_gets_its_cell_after_its_part_and_a_removed_one_loses_it(monkeypatch: pytest.MonkeyPatch) -> None:
+    new = dataclasses.replace(registry.check("relu_backward"), name="relu_backward_twice", points=3)
+    checks = tuple(c for c in registry.CHECKS if c.name != "sgd_step") + (new,)
+    monkeypatch.setattr(registry, "CHECKS", checks)
+    monkeypatch.setattr(registry, "BY_NAME", {c.name: c for c in checks})
+    before = nbformat.read(MASTER, as_version=4)
+    after = hidden_cells.synced(before)
+    order = _cells(after)
+    assert order.index("test_relu_backward_twice") == order.index("test_relu_backward") + 1
+    assert "test_sgd_step" not in order and "sgd" in order and "public_sgd" in order
+    cell = after.cells[order.index("test_relu_backward_twice")]
+    assert cell.source == registry.hidden_cell_source(new) and cell.metadata["nbgrader"]["points"] == 3
+    assert len(order) == len(_cells(before)) and "test_sgd_step" in _cells(before)  # the original is left as it was
+
+
+def test_the_demo_mistake_is_the_catalogued_one() -> None:
+    catalogued = next(m for m in MISTAKES if m.name == "linear_dw_transposed")
+    assert (catalogued.edits, catalogued.description) == (demo.CAROLS_EDITS, demo.CAROLS_MISTAKE)

@@ -1,0 +1,66 @@
+"""The trust line in the package's shape: what runs beside student code imports nothing of the grader's trusted side.
+
+Untrusted side: ``autograder/probe/`` (runs in the sandboxed worker) and the course's helper modules in
+``source/mlp/`` (run in the student's kernel). Fast tier: reads source files and starts one plain interpreter.
+"""
+from __future__ import annotations
+
+import ast
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+REPO = Path(__file__).resolve().parents[1]
+PACKAGE = REPO / "autograder"
+HELPERS = REPO / "source" / "mlp"
+COURSE_HELPERS = {path.stem for path in HELPERS.glob("*.py")}
+UNTRUSTED_MAY_IMPORT = {"numpy", "threadpoolctl", *COURSE_HELPERS}
+UNTRUSTED = sorted([*PACKAGE.glob("probe/*.py"), *HELPERS.glob("*.py")])
+
+
+def _imports(path: Path) -> list[tuple[int, str, int]]:
+    """(line, module, relative level) of every import in ``path``; ``from a import b`` counts as ``a.b``."""
+    found = []
+    for node in ast.walk(ast.parse(path.read_text(), str(path))):
+        if isinstance(node, ast.Import):
+            found += [(node.lineno, alias.name, 0) for alias in node.names]
+        elif isinstance(node, ast.ImportFrom):
+            found += [(node.lineno, f"{node.module or ''}.{alias.name}".lstrip("."), node.level) for alias in node.names]
+    return found
+
+
+@pytest.mark.parametrize("path", UNTRUSTED, ids=lambda p: str(p.relative_to(REPO)))
+def test_untrusted_code_imports_only_the_standard_library_numpy_and_the_course_helpers(path: Path) -> None:
+    wrong = [f"line {line}: {'.' * level}{module}" for line, module, level in _imports(path) if level > 1 or (
+             level == 0 and module.split(".")[0] not in {*sys.stdlib_module_names, *UNTRUSTED_MAY_IMPORT})]
+    assert not wrong, f"{path.relative_to(REPO)} is on the untrusted side but imports {wrong}"
+
+
+def test_the_probes_load_in_a_folder_without_the_grader(tmp_path: Path) -> None:
+    """As in the sandboxed worker: the probe package and the course's helpers only, and no ``autograder`` loaded."""
+    shutil.copytree(PACKAGE / "probe", tmp_path / "probe", ignore=shutil.ignore_patterns("__pycache__"))
+    for helper in HELPERS.glob("*.py"):
+        shutil.copy(helper, tmp_path)
+    modules = sorted(f"probe.{path.stem}" for path in (PACKAGE / "probe").glob("*.py") if path.stem != "__init__")
+    code = f"import sys; import {', '.join(modules)}; print([m for m in sys.modules if m.startswith('autograder')])"
+    done = subprocess.run([sys.executable, "-I", "-c", f"import sys; sys.path.insert(0, {str(tmp_path)!r}); {code}"],
+                          cwd=tmp_path, capture_output=True, text=True, check=False)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip() == "[]"
+
+
+@pytest.mark.parametrize("package", sorted(p.parent.name for p in PACKAGE.glob("*/__init__.py")))
+def test_every_package_says_what_runs_where_and_what_it_may_import(package: str) -> None:
+    doc = ast.get_docstring(ast.parse((PACKAGE / package / "__init__.py").read_text())) or ""
+    assert doc.startswith(("Trusted side", "Untrusted side")), f"autograder/{package}: {doc[:80]!r}"
+    assert "May import:" in doc, f"autograder/{package} does not say what it may import"
+
+
+def test_the_grader_does_not_depend_on_the_command_line() -> None:
+    wrong = [f"{path.relative_to(REPO)}:{line}" for path in PACKAGE.rglob("*.py")
+             if "cli" not in path.relative_to(PACKAGE).parts and path.name != "__main__.py"
+             for line, module, _ in _imports(path) if module.startswith("autograder.cli")]
+    assert not wrong
