@@ -3,6 +3,7 @@
 A course in another folder needs only the lines up to ``apply(c)`` (with its own
 ``course_id``) and the kit installed (``pip install`` this repository).
 """
+
 from autograder.settings import apply
 
 c = get_config()  # noqa: F821 (provided by nbgrader when it loads this file)
@@ -17,13 +18,31 @@ c.CourseDirectory.autograded_directory = "autograded"
 c.CourseDirectory.feedback_directory = "feedback"
 c.CourseDirectory.db_url = "sqlite:///gradebook.db"
 
-# What an instructor may change (each trait's help: `python -c "from autograder.settings import KitGrading as K;
-# print(K.class_get_help())"`):
+# What an instructor may change, with the kit's defaults. Every trait's help:
+# python -c "from autograder.settings import KitGrading; print(KitGrading.class_get_help())"
+# Where things are
 # c.KitGrading.mnist_dir = "data/mnist"       # MNIST folder, absolute or relative to this directory
 # c.KitGrading.download_mnist = True          # else only $MNIST_DIR or the cache
 # c.KitGrading.secret_file = ""               # default ~/.local/share/dl-notes-kit/secrets/<course_id>
-# c.KitGrading.sandbox = True                 # False: grade without a sandbox (every graded notebook says so)
 # c.KitGrading.work_dir = ""                  # scratch folder of kernels and workers (default: the system's)
+# c.KitGrading.graded_dir = ".kit-graded"     # what `python -m autograder grade` graded, and its logs
+# How and where student code runs
+# c.KitGrading.sandbox = True                 # False: grade without a sandbox (every graded notebook says so)
+# c.KitGrading.scheduler = ""                 # a Dask scheduler, tcp://HOST:8786 (default: this machine)
+# Limits (a correct submission reaches none of them)
+# c.Execute.timeout = 120                     # seconds per notebook cell in the grading kernel (nbgrader's own)
+# c.KitGrading.kernel_cpu_seconds = 1800      # the grading kernel's sandbox: CPU, memory, processes, file size
+# c.KitGrading.kernel_memory_mib = 6144
+# c.KitGrading.kernel_processes = 256
+# c.KitGrading.kernel_file_mib = 256
+# c.KitGrading.worker_cpu_seconds = 1200      # each sandboxed worker running hidden checks
+# c.KitGrading.worker_memory_mib = 4096
+# c.KitGrading.worker_processes = 64
+# c.KitGrading.worker_file_mib = 64
+# c.KitGrading.worker_attempts = 2            # a crash costs a check only if it happens again in a fresh worker
+# c.KitGrading.worker_start_attempts = 3      # a worker that never starts: the grader's fault after this many
+# c.KitGrading.grade_attempts = 2             # tries of one submission before it is left ungraded (no grade)
+# c.KitGrading.max_output_chars = 20000       # longest text kept from one output in a graded notebook
 
 # solutions/ is committed and must be reproducible, so it is generated without
 # executing the notebook (outputs would hold timings and machine paths). The

@@ -1,41 +1,111 @@
-"""The kit's grading settings, configured the nbgrader way: ``c.KitGrading.<trait>`` in ``nbgrader_config.py``.
+"""Trusted side: the kit's settings, configured the nbgrader way (``c.KitGrading.<trait>`` in ``nbgrader_config.py``).
 
-A course's ``nbgrader_config.py`` loads the kit with ``autograder.settings.apply(c)``
-(preprocessors, sandboxed kernel) and may then change any trait below. Paths
-that are not absolute are relative to the course directory
-(``CourseDirectory.root``), never to whatever folder a sandbox runs in.
+A course's ``nbgrader_config.py`` loads the kit with ``autograder.settings.apply(c)`` (preprocessors, sandboxed
+kernel) and may then change any trait of ``KitGrading``: where the data and the secret are, the sandbox, and every
+limit the kit sets. Every folder of the course is nbgrader's ``CourseDirectory`` (``CoursePaths`` reads it).
+Paths that are not absolute are relative to the course directory (``CourseDirectory.root``), never to whatever
+folder a sandbox runs in. Print every trait with its help:
+``python -c "from autograder.settings import KitGrading; print(KitGrading.class_get_help())"``.
+
+May import: nbgrader, traitlets and ``autograder.sandbox`` (its ``Limits``), nothing else of the kit.
 """
+
 from __future__ import annotations
 
+import glob
 import hashlib
+import re
 from pathlib import Path
 from typing import Any
 
 from nbgrader.coursedir import CourseDirectory
-from traitlets import Bool, Unicode
+from traitlets import Bool, Integer, Unicode
 from traitlets.config import Config, LoggingConfigurable
+
+from autograder.sandbox import Limits
+
+MiB = 1 << 20
 
 
 class KitGrading(LoggingConfigurable):
-    """Where the data and the secret are, and whether grading may run without a sandbox."""
+    """Where the data and the secret are, the sandbox, and the limits of everything that runs student code."""
 
-    mnist_dir = Unicode("", help="Folder holding the four MNIST .gz files, absolute or relative to the course "
-                                 "directory. Empty: $MNIST_DIR if set (relative to the folder the command runs in), "
-                                 "else the download cache ($MNIST_CACHE_DIR or ~/.cache/dl-notes/mnist).").tag(config=True)
-    download_mnist = Bool(True, help="Download MNIST into the cache (SHA-256 checked) when no folder is set and the "
-                                     "cache is empty.").tag(config=True)
-    secret_file = Unicode("", help="File holding the grading secret that seeds every hidden input. Empty: "
-                                   "~/.local/share/dl-notes-kit/secrets/<course id>, created (mode 600) at the first "
-                                   "grading. $MLP_GRADER_SECRET, if set, is used instead.").tag(config=True)
-    sandbox = Bool(True, help="Run student code in bubblewrap. False grades without a sandbox (student code then "
-                              "runs as you, with your files in reach): only where no sandbox can start and you trust "
-                              "the submissions; every graded notebook then says so.").tag(config=True)
-    work_dir = Unicode("", help="Folder for the kernels' and workers' scratch files (empty: the system's temporary "
-                               "folder).").tag(config=True)
-    scheduler = Unicode("", help="Address of a Dask scheduler (tcp://HOST:8786) that `python -m autograder grade` "
-                                 "sends every submission to, one task each; `--scheduler` overrides it. Empty: grade "
-                                 "on this machine. The workers need the kit installed and must reach "
-                                 "CourseDirectory.db_url (PostgreSQL for workers on other machines).").tag(config=True)
+    mnist_dir = Unicode(
+        "",
+        help="Folder holding the four MNIST .gz files, absolute or relative to the course "
+        "directory. Empty: $MNIST_DIR if set (relative to the folder the command runs in), "
+        "else the download cache ($MNIST_CACHE_DIR or ~/.cache/dl-notes/mnist).",
+    ).tag(config=True)
+    download_mnist = Bool(
+        True, help="Download MNIST into the cache (SHA-256 checked) when no folder is set and the cache is empty."
+    ).tag(config=True)
+    secret_file = Unicode(
+        "",
+        help="File holding the grading secret that seeds every hidden input. Empty: "
+        "~/.local/share/dl-notes-kit/secrets/<course id>, created (mode 600) at the first "
+        "grading. $MLP_GRADER_SECRET, if set, is used instead.",
+    ).tag(config=True)
+    sandbox = Bool(
+        True,
+        help="Run student code in bubblewrap. False grades without a sandbox (student code then "
+        "runs as you, with your files in reach): only where no sandbox can start and you trust "
+        "the submissions; every graded notebook then says so.",
+    ).tag(config=True)
+    work_dir = Unicode(
+        "", help="Folder for the kernels' and workers' scratch files (empty: the system's temporary folder)."
+    ).tag(config=True)
+    scheduler = Unicode(
+        "",
+        help="Address of a Dask scheduler (tcp://HOST:8786) that `python -m autograder grade` "
+        "sends every submission to, one task each; `--scheduler` overrides it. Empty: grade "
+        "on this machine. The workers need the kit installed and must reach "
+        "CourseDirectory.db_url (PostgreSQL for workers on other machines).",
+    ).tag(config=True)
+    graded_dir = Unicode(
+        ".kit-graded",
+        help="Folder, relative to the course directory, where `python -m autograder "
+        "grade` records which submissions it graded (so a rerun grades only "
+        "the rest) and keeps each one's log.",
+    ).tag(config=True)
+
+    # Limits. A sandbox's limits stop runaway student code; none is reached by a correct submission.
+    kernel_cpu_seconds = Integer(
+        1800,
+        help="CPU seconds the notebook's grading kernel may use in all (its own "
+        "cells; the hidden checks run in workers).",
+    ).tag(config=True)
+    kernel_memory_mib = Integer(6144, help="Memory (address space, MiB) of the grading kernel.").tag(config=True)
+    kernel_processes = Integer(256, help="Processes the grading kernel's sandbox may hold at once.").tag(config=True)
+    kernel_file_mib = Integer(256, help="Largest file (MiB) the grading kernel may write.").tag(config=True)
+    worker_cpu_seconds = Integer(
+        1200,
+        help="CPU seconds of one sandboxed worker running hidden checks; each check "
+        "also stops itself after 10 CPU seconds, the MNIST gate after its "
+        "own budget.",
+    ).tag(config=True)
+    worker_memory_mib = Integer(4096, help="Memory (address space, MiB) of one sandboxed worker.").tag(config=True)
+    worker_processes = Integer(64, help="Processes one sandboxed worker may hold at once.").tag(config=True)
+    worker_file_mib = Integer(64, help="Largest file (MiB) a sandboxed worker may write.").tag(config=True)
+    worker_attempts = Integer(
+        2,
+        help="A worker that ends while running a check costs the student that check "
+        "only if it happens this many times, each in a fresh worker.",
+    ).tag(config=True)
+    worker_start_attempts = Integer(
+        3,
+        help="Tries to start a sandboxed worker before grading stops as the "
+        "grader's fault (the submission gets no grade).",
+    ).tag(config=True)
+    grade_attempts = Integer(
+        2,
+        help="Tries of one submission's `nbgrader autograde` by `python -m autograder "
+        "grade` before it is left ungraded (no grade written) and reported.",
+    ).tag(config=True)
+    max_output_chars = Integer(
+        20_000,
+        help="Longest text kept from one output of a graded notebook (nbgrader's "
+        "LimitOutput counts lines, and one line can be 20 MB).",
+    ).tag(config=True)
 
     def course_root(self) -> Path:
         return Path(CourseDirectory(config=self.config).root).resolve()
@@ -55,6 +125,73 @@ class KitGrading(LoggingConfigurable):
 
     def scratch(self) -> str | None:
         return str((self.course_root() / self.work_dir).resolve()) if self.work_dir else None
+
+    def kernel_limits(self) -> Limits:
+        return Limits(
+            cpu_seconds=self.kernel_cpu_seconds,
+            memory_bytes=self.kernel_memory_mib * MiB,
+            processes=self.kernel_processes,
+            file_bytes=self.kernel_file_mib * MiB,
+        )
+
+    def worker_limits(self) -> Limits:
+        return Limits(
+            cpu_seconds=self.worker_cpu_seconds,
+            memory_bytes=self.worker_memory_mib * MiB,
+            processes=self.worker_processes,
+            file_bytes=self.worker_file_mib * MiB,
+        )
+
+
+class CoursePaths:
+    """A course's folders as nbgrader lays them out: every path through ``CourseDirectory`` (root, the
+    ``*_directory`` traits, ``directory_structure``), none spelled out by the kit."""
+
+    def __init__(self, config: Config) -> None:
+        self.coursedir = CourseDirectory(config=config)
+        self.kit = KitGrading(config=config)
+        self.root = Path(self.coursedir.root).resolve()
+
+    def _path(self, step: str, student: str, assignment: str) -> Path:
+        return Path(self.coursedir.format_path(getattr(self.coursedir, f"{step}_directory"), student, assignment))
+
+    def source(self, assignment: str) -> Path:
+        return self._path("source", ".", assignment)
+
+    def release(self, assignment: str) -> Path:
+        return self._path("release", ".", assignment)
+
+    def submitted(self, student: str, assignment: str) -> Path:
+        return self._path("submitted", student, assignment)
+
+    def autograded(self, student: str, assignment: str) -> Path:
+        return self._path("autograded", student, assignment)
+
+    def submitted_students(self, assignment: str) -> list[str]:
+        """Every student with a submission of ``assignment``, sorted."""
+        pattern = re.compile(
+            self.coursedir.format_path(
+                self.coursedir.submitted_directory, "(?P<student_id>[^/]+)", re.escape(assignment), escape=True
+            )
+            + "$"
+        )
+        found = {
+            m.group("student_id")
+            for path in glob.glob(str(self.submitted("*", assignment)))
+            if Path(path).is_dir() and (m := pattern.match(path))
+        }
+        return sorted(found)
+
+    def db_url(self) -> str:
+        """The gradebook's URL, a SQLite path made absolute (nbgrader reads a relative one from where it runs)."""
+        url, prefix = self.coursedir.db_url, "sqlite:///"
+        if url.startswith(prefix) and not url[len(prefix) :].startswith("/") and url[len(prefix) :] != ":memory:":
+            return prefix + str((self.root / url[len(prefix) :]).resolve())
+        return url
+
+    def graded_dir(self) -> Path:
+        """Where ``python -m autograder grade`` keeps its records and logs (``KitGrading.graded_dir``)."""
+        return self.root / self.kit.graded_dir
 
 
 def apply(c: Config) -> None:

@@ -1,4 +1,5 @@
 """Shared fixtures: one generated course, and one parallel grading run of every kind of submission per test session."""
+
 from __future__ import annotations
 
 import io
@@ -13,19 +14,33 @@ import pytest
 
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO / "source" / "mlp"))  # the assignment's helper modules, as the kernel sees them
-os.environ.setdefault("MLP_GRADER_SECRET", "the-kit-tests-own-secret")  # tests pass for any secret; this one must never leak
+os.environ.setdefault(
+    "MLP_GRADER_SECRET", "the-kit-tests-own-secret"
+)  # tests pass for any secret; this one must never leak
 
 from autograder.cli import classroom, grade  # noqa: E402
-from gradingkit import MNIST, make_course  # noqa: E402
-from catalogue.attacks import CHEATS, CORRECT, FAULTS, Context  # noqa: E402
 from autograder.cli.classroom import apply_edits  # noqa: E402
+from catalogue.attacks import CHEATS, CORRECT, FAULTS, Context  # noqa: E402
 from catalogue.mistakes import MISTAKES, VARIANTS  # noqa: E402
+from gradingkit import MNIST, make_course  # noqa: E402
 
 REFERENCE = "reference"
-GRADER_FILES = tuple(REPO / "autograder" / name for name in ("judge/reference.py", "judge/linear.py", "judge/secret.py"))
+GRADER_FILES = tuple(
+    REPO / "autograder" / name for name in ("judge/reference.py", "judge/linear.py", "judge/secret.py")
+)
 """Files of the grader a cheat tries to read or print from the kernel: none of their lines may reach a notebook."""
 UNTOUCHED = "untouched_release"
 JOBS = 2
+
+
+SLOW_FIXTURES = {"course", "graded_class"}
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """A test that needs a generated or graded course is in the slow tier, wherever it is."""
+    for item in items:
+        if SLOW_FIXTURES & set(getattr(item, "fixturenames", ())):
+            item.add_marker(pytest.mark.slow)
 
 
 @dataclass(frozen=True)
@@ -46,22 +61,40 @@ def course(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 @pytest.fixture(scope="session")
 def graded_class(course: Path) -> GradedClass:
-    """Reference, untouched release, every catalogued mistake, correct variant, cheat and fault, graded in one parallel run."""
+    """Reference, untouched release, every catalogued mistake, variant, cheat and fault, graded in one parallel run."""
     solution = (course / "solutions" / classroom.ASSIGNMENT / classroom.NOTEBOOK).read_text()
     classroom.submit(course, REFERENCE, solution)
     classroom.submit(course, UNTOUCHED, (course / "release" / classroom.ASSIGNMENT / classroom.NOTEBOOK).read_text())
     for entry in (*MISTAKES, *VARIANTS):
         classroom.submit(course, entry.name, apply_edits(solution, entry.edits))
-    context = Context(str(course / "gradebook.db"), tuple(str(p) for p in (
-        REPO / "source" / "mlp" / "mlp.ipynb", course / "source" / "mlp" / "mlp.ipynb", course / "solutions" / "mlp" / "mlp.ipynb")),
-        tuple(str(path) for path in GRADER_FILES))
+    context = Context(
+        str(course / "gradebook.db"),
+        tuple(
+            str(p)
+            for p in (
+                REPO / "source" / "mlp" / "mlp.ipynb",
+                course / "source" / "mlp" / "mlp.ipynb",
+                course / "solutions" / "mlp" / "mlp.ipynb",
+            )
+        ),
+        tuple(str(path) for path in GRADER_FILES),
+    )
     for entry in (*CHEATS, *FAULTS, *CORRECT):
         for name, text in entry.make(solution, context).items():
             classroom.submit(course, entry.name, text, name)
-    other = make_course(course.parent / "other-course", "other-course", f"c.KitGrading.mnist_dir = {str(MNIST)!r}",
-                        {"other_reference": "reference", "other_einsum": "einsum_float64", "other_release": "release"})
-    concurrent = subprocess.Popen([sys.executable, "-m", "autograder", "grade", classroom.ASSIGNMENT, "--jobs", "2"], cwd=other,
-                                  stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    other = make_course(
+        course.parent / "other-course",
+        "other-course",
+        f"c.KitGrading.mnist_dir = {str(MNIST)!r}",
+        {"other_reference": "reference", "other_einsum": "einsum_float64", "other_release": "release"},
+    )
+    concurrent = subprocess.Popen(
+        [sys.executable, "-m", "autograder", "grade", classroom.ASSIGNMENT, "--jobs", "2"],
+        cwd=other,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
+    )
     start, log = time.perf_counter(), io.StringIO()
     results = grade.grade_class(course, classroom.ASSIGNMENT, classroom.NOTEBOOK, jobs=JOBS, out=log)
     seconds = time.perf_counter() - start

@@ -1,17 +1,20 @@
 """Autograding proves the hidden checks: full marks for correct code, lost points for each typical mistake."""
+
 from __future__ import annotations
 
 import json
 import re
 
 import pytest
-from conftest import REFERENCE, UNTOUCHED, GradedClass
 
+from autograder import registry
 from autograder.cli import classroom
 from autograder.judge import secret
-from autograder import registry
 from autograder.registry import cells_a_part_may_cost
 from catalogue.mistakes import GATE_CELL, MISTAKES, VARIANTS, Mistake
+from conftest import REFERENCE, UNTOUCHED, GradedClass
+
+pytestmark = pytest.mark.slow  # the slow tier: grades with nbgrader in the sandbox
 
 ALL_TEST_CELLS = {check.cell for check in registry.CHECKS}
 
@@ -20,8 +23,12 @@ def _test_cells(graded: GradedClass, student: str) -> dict[str, dict]:
     """Hidden test cells of the student's autograded notebook, by grade_id."""
     path = graded.course / "autograded" / student / classroom.ASSIGNMENT / classroom.NOTEBOOK
     cells = json.loads(path.read_text())["cells"]
-    return {c["metadata"]["nbgrader"]["grade_id"]: c for c in cells if c.get("metadata", {}).get("nbgrader", {}).get("grade")
-            and c["metadata"]["nbgrader"]["grade_id"].startswith("test_")}  # not the 0-point public check cells
+    return {
+        c["metadata"]["nbgrader"]["grade_id"]: c
+        for c in cells
+        if c.get("metadata", {}).get("nbgrader", {}).get("grade")
+        and c["metadata"]["nbgrader"]["grade_id"].startswith("test_")
+    }  # not the 0-point public check cells
 
 
 def _shown(cell: dict) -> str:
@@ -52,13 +59,19 @@ def test_reference_solution_earns_full_marks_on_every_cell(graded_class: GradedC
 
 def test_reference_hidden_cells_write_nothing_to_stderr(graded_class: GradedClass) -> None:
     for grade_id, cell in _test_cells(graded_class, REFERENCE).items():
-        streams = [o for o in cell.get("outputs", []) if o.get("name") == "stderr" or o["output_type"] in ("error", "execute_result")]
+        streams = [
+            o
+            for o in cell.get("outputs", [])
+            if o.get("name") == "stderr" or o["output_type"] in ("error", "execute_result")
+        ]
         assert streams == [], f"{grade_id}: {streams}"
 
 
 def test_reference_passes_every_public_check_in_the_grading_kernel(graded_class: GradedClass) -> None:
     path = graded_class.course / "autograded" / REFERENCE / classroom.ASSIGNMENT / classroom.NOTEBOOK
-    cells = [c for c in json.loads(path.read_text())["cells"] if "".join(c.get("source", "")).startswith("# Public checks")]
+    cells = [
+        c for c in json.loads(path.read_text())["cells"] if "".join(c.get("source", "")).startswith("# Public checks")
+    ]
     assert len(cells) == len(registry.answers())
     for cell in cells:
         assert [o for o in cell["outputs"] if o["output_type"] == "error"] == [], _shown(cell)
@@ -75,7 +88,9 @@ def test_untouched_release_scores_zero_on_every_cell(graded_class: GradedClass) 
 def test_mistake_loses_points_on_its_own_part_only(graded_class: GradedClass, mistake: Mistake) -> None:
     lost = _lost(graded_class, mistake.name)
     missed = [cell for cell in mistake.must_lose if cell not in lost]
-    assert not missed, f"{mistake.name} ({mistake.description}) earned full points on {missed}: a hidden check lets this mistake pass"
+    assert not missed, (
+        f"{mistake.name} ({mistake.description}) earned full points on {missed}: a hidden check lets this mistake pass"
+    )
     unrelated = set(lost) - cells_a_part_may_cost(mistake.part)
     assert not unrelated, f"{mistake.name} ({mistake.description}) lost points on unrelated cells {sorted(unrelated)}"
 
@@ -84,7 +99,9 @@ def test_mistake_loses_points_on_its_own_part_only(graded_class: GradedClass, mi
 def test_failure_message_names_the_mistakes_cause(graded_class: GradedClass, mistake: Mistake) -> None:
     cells = _test_cells(graded_class, mistake.name)
     for cell in mistake.must_lose:
-        assert mistake.cause in _shown(cells[cell]), f"{mistake.name}: {cell} does not name {mistake.cause!r}; it shows:\n{_shown(cells[cell])}"
+        assert mistake.cause in _shown(cells[cell]), (
+            f"{mistake.name}: {cell} does not name {mistake.cause!r}; it shows:\n{_shown(cells[cell])}"
+        )
 
 
 def test_diagnosis_names_the_cause_of_at_least_90_percent_of_the_catalogue(graded_class: GradedClass) -> None:
@@ -92,7 +109,10 @@ def test_diagnosis_names_the_cause_of_at_least_90_percent_of_the_catalogue(grade
     print(f"\ncause named for {len(named)} of {len(MISTAKES)} catalogued mistakes")
     for m in MISTAKES:
         lost = _lost(graded_class, m.name)
-        print(f"  {m.name}: lost {sum(lost.values()):g} ({', '.join(f'{c} {p:g}' for c, p in sorted(lost.items()))}); cause named: {m.name in named}")
+        print(
+            f"  {m.name}: lost {sum(lost.values()):g} ({', '.join(f'{c} {p:g}' for c, p in sorted(lost.items()))}); "
+            f"cause named: {m.name in named}"
+        )
     assert len(MISTAKES) >= 30 and len(named) >= 0.9 * len(MISTAKES)
 
 
@@ -100,7 +120,9 @@ def test_diagnosis_names_the_cause_of_at_least_90_percent_of_the_catalogue(grade
 def test_failed_checks_show_their_message_without_a_traceback(graded_class: GradedClass, mistake: Mistake) -> None:
     for grade_id, cell in _test_cells(graded_class, mistake.name).items():
         for error in (o for o in cell.get("outputs", []) if o["output_type"] == "error"):
-            assert error["ename"] == "CheckFailed" and len(error["traceback"]) == 1, f"{mistake.name} {grade_id}: {error}"
+            assert error["ename"] == "CheckFailed" and len(error["traceback"]) == 1, (
+                f"{mistake.name} {grade_id}: {error}"
+            )
             assert "File " not in error["traceback"][0] and "autograder" not in error["traceback"][0]
 
 
@@ -122,7 +144,9 @@ def test_feedback_and_export_work_for_the_class(graded_class: GradedClass) -> No
     feedback = graded_class.course / "feedback" / MISTAKES[0].name / classroom.ASSIGNMENT
     html = next(feedback.glob("*.html")).read_text()
     assert MISTAKES[0].cause in html and "The formula: dW = X" in html  # the diagnosis reaches the student
-    assert "autograder/" not in html and secret.current() not in html  # no grader source, no secret (test cells: see above)
+    assert (
+        "autograder/" not in html and secret.current() not in html
+    )  # no grader source, no secret (test cells: see above)
     classroom.nbgrader(graded_class.course, "export")
     rows = (graded_class.course / "grades.csv").read_text().splitlines()
     assert len(rows) == 1 + len(graded_class.grades)
@@ -131,6 +155,10 @@ def test_feedback_and_export_work_for_the_class(graded_class: GradedClass) -> No
 
 def test_slow_solution_fails_the_gate_with_a_message_about_speed(graded_class: GradedClass) -> None:
     path = graded_class.course / "autograded" / "linear_python_loops" / classroom.ASSIGNMENT / classroom.NOTEBOOK
-    gate = next(c for c in json.loads(path.read_text())["cells"] if c["metadata"].get("nbgrader", {}).get("grade_id") == GATE_CELL)
+    gate = next(
+        c
+        for c in json.loads(path.read_text())["cells"]
+        if c["metadata"].get("nbgrader", {}).get("grade_id") == GATE_CELL
+    )
     errors = [o for o in gate["outputs"] if o["output_type"] == "error"]
     assert errors and "MNIST training speed" in errors[0]["evalue"] and "loop" in errors[0]["evalue"], gate["outputs"]

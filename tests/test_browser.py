@@ -4,11 +4,11 @@ Playwright drives Debian's Chromium (/usr/bin/chromium; `.ci/run` installs it). 
 why, unless ``REQUIRE_BROWSER=1`` (set by CI), where they fail instead. Screenshots of every state are saved under
 ``tests/output/browser/`` (or ``$BROWSER_SCREENSHOTS``).
 """
+
 from __future__ import annotations
 
 import os
 import re
-import shutil
 import socket
 import subprocess
 import sys
@@ -18,13 +18,20 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+
 from student_notebooks import STATES, solution_source, student_notebook
 
 REPO = Path(__file__).resolve().parents[1]
 CHROMIUM = Path("/usr/bin/chromium")
 SHOTS = Path(os.environ.get("BROWSER_SCREENSHOTS", REPO / "tests" / "output" / "browser"))
-ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
-        "--disable-sync", "--no-first-run"]
+ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+]
 TOKEN = "kit-browser-test"
 TIMINGS: dict[str, float] = {}
 
@@ -42,13 +49,13 @@ def _why_no_browser() -> str | None:
 REASON = _why_no_browser()
 if REASON and os.environ.get("REQUIRE_BROWSER") == "1":
     raise RuntimeError(f"REQUIRE_BROWSER=1 but {REASON}")
-pytestmark = pytest.mark.skipif(REASON is not None, reason=f"browser tests skipped: {REASON}")
+pytestmark = [pytest.mark.slow, pytest.mark.skipif(REASON is not None, reason=f"browser tests skipped: {REASON}")]
 
 
 def student_setup_command() -> str:
     """The README's student set-up line (after its venv and pip part), made to write into a private config dir."""
     readme = (REPO / "README.md").read_text()
-    line = next(l for l in readme.splitlines() if "labextension disable" in l)
+    line = next(text for text in readme.splitlines() if "labextension disable" in text)
     return line.replace("--level=sys_prefix", "--level=user").replace("--sys-prefix", "--user")
 
 
@@ -66,19 +73,39 @@ def lab(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[str, Any]]:
         student_notebook(state, root / state)
     student_notebook("untouched", root / "zh_untouched", release=REPO / "release" / "mlp_zh")  # the Chinese edition
     home = tmp_path_factory.mktemp("jupyter")
-    env = {**os.environ, "JUPYTER_CONFIG_DIR": str(home / "config"), "JUPYTER_RUNTIME_DIR": str(home / "runtime"),
-           "IPYTHONDIR": str(home / "ipython"), "MLP_TRAIN_SUBSET": "3000"}
+    env = {
+        **os.environ,
+        "JUPYTER_CONFIG_DIR": str(home / "config"),
+        "JUPYTER_RUNTIME_DIR": str(home / "runtime"),
+        "IPYTHONDIR": str(home / "ipython"),
+        "MLP_TRAIN_SUBSET": "3000",
+    }
     bin_dir = str(Path(sys.executable).parent)
     env["PATH"] = bin_dir + os.pathsep + env.get("PATH", "")
     command = student_setup_command().replace(".venv/bin/", "")
     subprocess.run(command, shell=True, check=True, env=env, cwd=root, capture_output=True)
     port = _free_port()
     log = open(home / "lab.log", "w")  # noqa: SIM115 - closed below
-    server = subprocess.Popen([sys.executable, "-m", "jupyter", "lab", "--no-browser", f"--port={port}",
-                               "--ServerApp.ip=127.0.0.1", f"--IdentityProvider.token={TOKEN}",
-                               f"--ServerApp.root_dir={root}", "--LabApp.news_url=", "--LabApp.check_for_updates_class="
-                               "jupyterlab.NeverCheckForUpdate", *(["--allow-root"] if os.geteuid() == 0 else [])],
-                              env=env, cwd=root, stdout=log, stderr=log)
+    server = subprocess.Popen(
+        [
+            sys.executable,
+            "-m",
+            "jupyter",
+            "lab",
+            "--no-browser",
+            f"--port={port}",
+            "--ServerApp.ip=127.0.0.1",
+            f"--IdentityProvider.token={TOKEN}",
+            f"--ServerApp.root_dir={root}",
+            "--LabApp.news_url=",
+            "--LabApp.check_for_updates_class=jupyterlab.NeverCheckForUpdate",
+            *(["--allow-root"] if os.geteuid() == 0 else []),
+        ],
+        env=env,
+        cwd=root,
+        stdout=log,
+        stderr=log,
+    )
     url = f"http://127.0.0.1:{port}"
     deadline = time.time() + 60
     while time.time() < deadline:
@@ -130,8 +157,9 @@ def _validate(page: Any, name: str) -> str:
     page.locator(".jp-NotebookPanel:not(.lm-mod-hidden) .jp-Toolbar-item", has_text="Validate").first.click()
     dialog = page.locator(".jp-Dialog")
     dialog.wait_for(timeout=120_000)
-    page.wait_for_function("() => !document.querySelector('.jp-Dialog').innerText.includes('Validating')",
-                           timeout=120_000)
+    page.wait_for_function(
+        "() => !document.querySelector('.jp-Dialog').innerText.includes('Validating')", timeout=120_000
+    )
     text = dialog.inner_text()
     page.screenshot(path=str(SHOTS / f"validate_{name}.png"))
     page.keyboard.press("Escape")
@@ -150,13 +178,23 @@ def test_student_lab_has_the_assignment_list_and_validate_but_no_instructor_tool
     page.close()
 
 
-@pytest.mark.parametrize(("state", "failed", "expected"), [
-    ("untouched", 5, ["Linear: `Linear.forward` is not written yet.", "`MLP.forward` is not written yet."]),
-    ("partly_written", 4, ["ReLU: `ReLU.forward` is not written yet."]),
-    ("wrong_dw", 2, ["Linear.backward on the worked example: W.grad: expected shape (3, 2), got shape (2, 3).",
-                     "Likely cause: dW = Gᵀ X: the product is transposed.", "The formula: dW = Xᵀ G"]),
-    ("solved", 0, ["Success! Your notebook passes all the tests."]),
-])
+@pytest.mark.parametrize(
+    ("state", "failed", "expected"),
+    [
+        ("untouched", 5, ["Linear: `Linear.forward` is not written yet.", "`MLP.forward` is not written yet."]),
+        ("partly_written", 4, ["ReLU: `ReLU.forward` is not written yet."]),
+        (
+            "wrong_dw",
+            2,
+            [
+                "Linear.backward on the worked example: W.grad: expected shape (3, 2), got shape (2, 3).",
+                "Likely cause: dW = Gᵀ X: the product is transposed.",
+                "The formula: dW = Xᵀ G",
+            ],
+        ),
+        ("solved", 0, ["Success! Your notebook passes all the tests."]),
+    ],
+)
 def test_validate_button_tells_the_truth(lab: dict[str, Any], state: str, failed: int, expected: list[str]) -> None:
     page = _open(lab, state)
     started = time.time()
@@ -237,7 +275,8 @@ FEEDBACK_MESSAGE = (  # the README's example: what the grader writes into a fail
     "Linear(5, 5) with x of shape (6, 5): W.grad after backward(grad): expected -2.02315 at index (1, 3) (relative "
     "error at most 1e-06), got 3.37684, relative error 1.14.\n  Likely cause: dW = Gᵀ X: the product is transposed.\n"
     "  The formula: dW = Xᵀ G, of the shape of W (D_in, D_out), with X the input of the latest forward; store it in "
-    "self.W.grad")
+    "self.W.grad"
+)
 
 
 def feedback_html(assignment: str, folder: Path) -> Path:
@@ -249,8 +288,8 @@ def feedback_html(assignment: str, folder: Path) -> Path:
     from nbgrader.coursedir import CourseDirectory
     from nbgrader.preprocessors import GetGrades
 
-    from autograder.settings import load_course_config
     from autograder.plugins.verify import Verdict, apply_verdict
+    from autograder.settings import load_course_config
 
     config = load_course_config(REPO)
     converter = GenerateFeedback(coursedir=CourseDirectory(config=config), config=config)
@@ -265,20 +304,36 @@ def feedback_html(assignment: str, folder: Path) -> Path:
             meta["score"] = 0 if meta["grade_id"] == "test_linear_backward_dw" else meta["points"]
         if meta.get("grade_id") == "test_linear_backward_dw":
             apply_verdict(cell, Verdict(False, FEEDBACK_MESSAGE))
-    resources = {"nbgrader": {"assignment": assignment, "student": "bob", "notebook": assignment, "score": 94,
-                              "max_score": 100, "late_penalty": 0}, "unique_key": assignment}
+    resources = {
+        "nbgrader": {
+            "assignment": assignment,
+            "student": "bob",
+            "notebook": assignment,
+            "score": 94,
+            "max_score": 100,
+            "late_penalty": 0,
+        },
+        "unique_key": assignment,
+    }
     output, _ = exporter.from_notebook_node(nb, resources)
     path = folder / f"{assignment}_feedback.html"
     path.write_text(output)
     return path
 
 
-@pytest.mark.parametrize(("assignment", "expected"), [
-    ("mlp", ["Checks that failed (1)", "Likely cause: dW = Gᵀ X: the product is transposed."]),
-    ("mlp_zh", ["未通过的检查 (1)", "可能的原因：dW = Gᵀ X：乘积的顺序反了（结果被转置）。", "作业：从零实现多层感知机"]),
-])
-def test_feedback_renders_math_offline_and_shows_failed_checks_first(lab: dict[str, Any], tmp_path: Path,
-                                                                      assignment: str, expected: list[str]) -> None:
+@pytest.mark.parametrize(
+    ("assignment", "expected"),
+    [
+        ("mlp", ["Checks that failed (1)", "Likely cause: dW = Gᵀ X: the product is transposed."]),
+        (
+            "mlp_zh",
+            ["未通过的检查 (1)", "可能的原因：dW = Gᵀ X：乘积的顺序反了（结果被转置）。", "作业：从零实现多层感知机"],
+        ),
+    ],
+)
+def test_feedback_renders_math_offline_and_shows_failed_checks_first(
+    lab: dict[str, Any], tmp_path: Path, assignment: str, expected: list[str]
+) -> None:
     path = feedback_html(assignment, tmp_path)
     context = lab["browser"].new_context(viewport={"width": 1300, "height": 1000})
     context.set_offline(True)

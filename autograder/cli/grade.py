@@ -21,6 +21,7 @@ on a Dask worker instead (``autograder.cli.cluster``); everything else (retries,
 rows) is the same. A progress bar (tqdm) shows done, failed, running and the time left on a terminal; every
 finished submission also prints one line with the same numbers, for logs.
 """
+
 from __future__ import annotations
 
 import argparse
@@ -34,14 +35,11 @@ import time
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
-from typing import Any
 
 from autograder import sandbox
 from autograder.faults import GraderFault
-from autograder.settings import KitGrading, load_course_config
-from autograder.plugins.verify import prepared_env, prepare_grading
-
-STATE = Path(".kit-graded")
+from autograder.plugins.verify import prepare_grading, prepared_env
+from autograder.settings import CoursePaths, KitGrading, load_course_config
 
 
 def _nbformat():
@@ -50,17 +48,20 @@ def _nbformat():
     return nbformat
 
 
-def repair(course: Path, assignment: str, student: str, notebook: str) -> str | None:
-    """Make the student's submission gradable; return what was done (for the feedback), or None if nothing was needed."""
-    folder = course / "submitted" / student / assignment
+def repair(paths: CoursePaths, assignment: str, student: str, notebook: str) -> str | None:
+    """Make the student's submission gradable; return what was done (for the feedback), or None if nothing was."""
+    folder = paths.submitted(student, assignment)
     target = folder / notebook
     others = sorted(p for p in folder.glob("*.ipynb") if p.name != notebook)
     if not target.exists() and len(others) == 1:
         others[0].rename(target)
         note = f"Your notebook was named {others[0].name!r}; it was graded as {notebook!r}."
     elif not target.exists():
-        note = f"No notebook {notebook!r} was found in your submission; the unmodified release was graded instead (0 points)."
-        return _replace_with_release(course, assignment, target, note)
+        note = (
+            f"No notebook {notebook!r} was found in your submission; the unmodified release was graded instead "
+            "(0 points)."
+        )
+        return _replace_with_release(paths, assignment, target, note)
     else:
         note = None
     nbformat = _nbformat()
@@ -70,15 +71,20 @@ def repair(course: Path, assignment: str, student: str, notebook: str) -> str | 
     except Exception as error:  # noqa: BLE001 - any unreadable notebook is set aside, whatever the reason
         target.rename(target.with_name(target.name + ".unreadable"))
         reason = f"{type(error).__name__}: {str(error).splitlines()[0][:200] if str(error) else ''}"
-        return _replace_with_release(course, assignment, target, f"Your notebook could not be read ({reason}); it is kept as "
-                                     f"{target.name}.unreadable and the unmodified release was graded instead (0 points).")
+        return _replace_with_release(
+            paths,
+            assignment,
+            target,
+            f"Your notebook could not be read ({reason}); it is kept as "
+            f"{target.name}.unreadable and the unmodified release was graded instead (0 points).",
+        )
     if note:
         _add_note(target, note)
     return note
 
 
-def _replace_with_release(course: Path, assignment: str, target: Path, note: str) -> str:
-    release = course / "release" / assignment / target.name
+def _replace_with_release(paths: CoursePaths, assignment: str, target: Path, note: str) -> str:
+    release = paths.release(assignment) / target.name
     target.write_text(release.read_text())
     _add_note(target, note)
     return note
@@ -91,26 +97,28 @@ def _add_note(path: Path, note: str) -> None:
     nbformat.write(nb, path)
 
 
-def _fingerprint(course: Path, assignment: str, student: str) -> str:
+def _fingerprint(paths: CoursePaths, assignment: str, student: str) -> str:
     digest = hashlib.sha256()
-    for path in sorted((course / "submitted" / student / assignment).rglob("*")):
+    for path in sorted(paths.submitted(student, assignment).rglob("*")):
         if path.is_file():
             digest.update(path.name.encode() + path.read_bytes())
     return digest.hexdigest()
 
 
-def _marker(course: Path, assignment: str, student: str) -> Path:
-    return course / STATE / assignment / student
+def _marker(paths: CoursePaths, assignment: str, student: str) -> Path:
+    return paths.graded_dir() / assignment / student
 
 
-def is_graded(course: Path, assignment: str, student: str, notebook: str) -> bool:
+def is_graded(paths: CoursePaths, assignment: str, student: str, notebook: str) -> bool:
     """Graded by an earlier run, and not resubmitted since."""
-    marker = _marker(course, assignment, student)
-    return (marker.exists() and (course / "autograded" / student / assignment / notebook).exists()
-            and marker.read_text() == _fingerprint(course, assignment, student))
+    marker = _marker(paths, assignment, student)
+    return (
+        marker.exists()
+        and (paths.autograded(student, assignment) / notebook).exists()
+        and marker.read_text() == _fingerprint(paths, assignment, student)
+    )
 
 
-ATTEMPTS = 2  # a failed autograde (the grader's fault, never the student's) is tried this often
 FAULT_LINE = re.compile(r"(GraderFault|SandboxError|OperationalError|OSError|NbGraderException)[^:]*: (.*)")
 
 
@@ -124,49 +132,65 @@ def _fault(log: Path) -> str:
     return errors[-1].strip() if errors else "nbgrader autograde failed without a message"
 
 
-def log_path(course: Path, student: str) -> Path:
-    log = course / STATE / "logs" / f"{student}.log"
+def log_path(paths: CoursePaths, student: str) -> Path:
+    log = paths.graded_dir() / "logs" / f"{student}.log"
     log.parent.mkdir(parents=True, exist_ok=True)
     return log
 
 
-def mark_graded(course: Path, assignment: str, student: str) -> None:
+def mark_graded(paths: CoursePaths, assignment: str, student: str) -> None:
     """Record that this submission (as it is now) is graded: a later run skips it."""
-    marker = _marker(course, assignment, student)
+    marker = _marker(paths, assignment, student)
     marker.parent.mkdir(parents=True, exist_ok=True)
-    marker.write_text(_fingerprint(course, assignment, student))
+    marker.write_text(_fingerprint(paths, assignment, student))
 
 
-def autograde_one(course: Path, assignment: str, student: str, force: bool, env: dict[str, str]
-                  ) -> tuple[bool, float, str]:
+def autograde_one(
+    paths: CoursePaths, assignment: str, student: str, force: bool, env: dict[str, str]
+) -> tuple[bool, float, str]:
     """``nbgrader autograde`` of one student; return (succeeded, seconds, log file)."""
-    log = log_path(course, student)
-    redo = force or (course / "autograded" / student / assignment).exists()  # an interrupted run left a partial result
+    log = log_path(paths, student)
+    redo = force or paths.autograded(student, assignment).exists()  # an interrupted run left a partial result
     start = time.perf_counter()
     with log.open("w") as out:
-        done = subprocess.run([sys.executable, "-m", "nbgrader", "autograde", assignment, "--student", student,
-                               *(["--force"] if redo else [])],
-                              cwd=course, env=env, stdout=out, stderr=subprocess.STDOUT, check=False)
+        done = subprocess.run(
+            [
+                sys.executable,
+                "-m",
+                "nbgrader",
+                "autograde",
+                assignment,
+                "--student",
+                student,
+                *(["--force"] if redo else []),
+            ],
+            cwd=paths.root,
+            env=env,
+            stdout=out,
+            stderr=subprocess.STDOUT,
+            check=False,
+        )
     seconds = time.perf_counter() - start
-    ok = done.returncode == 0 and (course / "autograded" / student / assignment).exists()
+    ok = done.returncode == 0 and paths.autograded(student, assignment).exists()
     if ok:
-        mark_graded(course, assignment, student)
+        mark_graded(paths, assignment, student)
     return ok, seconds, str(log)
 
 
-def forget_ungraded(course: Path, config, assignment: str, student: str) -> None:
+def forget_ungraded(paths: CoursePaths, assignment: str, student: str) -> None:
     """Remove a submission nbgrader registered but could not grade, so no total of 0 stands for it."""
     from nbgrader.api import Gradebook, MissingEntry
-    from nbgrader.coursedir import CourseDirectory
 
-    coursedir = CourseDirectory(config=config)
-    with Gradebook(coursedir.db_url, coursedir.course_id) as gradebook:
+    with Gradebook(paths.db_url(), paths.coursedir.course_id) as gradebook:
         try:
             submission = gradebook.find_submission(assignment, student)
         except MissingEntry:
             return
-        if all(grade.auto_score is None and grade.manual_score is None
-               for notebook in submission.notebooks for grade in notebook.grades):
+        if all(
+            grade.auto_score is None and grade.manual_score is None
+            for notebook in submission.notebooks
+            for grade in notebook.grades
+        ):
             gradebook.remove_submission(assignment, student)
 
 
@@ -179,8 +203,14 @@ class Progress:
         self._tqdm, self._out, self._running = tqdm, out, running
         self.total, self.done, self.failed, self.started = total, 0, 0, time.perf_counter()
         self.lock = threading.Lock()
-        self.bar = tqdm(total=total, file=out, unit="submission", dynamic_ncols=True, disable=None,
-                        bar_format="{l_bar}{bar}| {n_fmt}/{total_fmt} [{elapsed}<{remaining}] {postfix}")
+        self.bar = tqdm(
+            total=total,
+            file=out,
+            unit="submission",
+            dynamic_ncols=True,
+            disable=None,
+            bar_format="{l_bar}{bar}| {n_fmt}/{total_fmt} [{elapsed}<{remaining}] {postfix}",
+        )
 
     def left(self) -> str:
         if not self.done or self.done >= self.total:
@@ -198,8 +228,10 @@ class Progress:
             self.done += 1
             self.failed += not ok
             running = self._running()
-            self.say(f"[{self.done}/{self.total}] {text} ({time.perf_counter() - self.started:.0f} s in all; "
-                     f"{self.failed} failed, {running} running, about {self.left()} left)")
+            self.say(
+                f"[{self.done}/{self.total}] {text} ({time.perf_counter() - self.started:.0f} s in all; "
+                f"{self.failed} failed, {running} running, about {self.left()} left)"
+            )
             self.bar.set_postfix_str(f"failed {self.failed}, running {running}", refresh=False)
             self.bar.update(1)
 
@@ -207,60 +239,74 @@ class Progress:
         self.bar.close()
 
 
-def require_assignment(config: Any, course: Path, assignment: str) -> None:
+def require_assignment(paths: CoursePaths, assignment: str) -> None:
     """Stop before anyone is graded if the gradebook does not know the assignment (nbgrader would fail everyone)."""
     from nbgrader.api import Gradebook, MissingEntry
-    from nbgrader.coursedir import CourseDirectory
 
-    from autograder.cli.cluster import absolute_db_url
-
-    coursedir = CourseDirectory(config=config)
-    with Gradebook(absolute_db_url(coursedir.db_url, course), coursedir.course_id) as gradebook:
+    with Gradebook(paths.db_url(), paths.coursedir.course_id) as gradebook:
         try:
             gradebook.find_assignment(assignment)
         except MissingEntry:
-            raise GraderFault(f"the gradebook has no assignment {assignment!r}: run `nbgrader generate_assignment "
-                              f"{assignment}` in {course} first (it builds the release and registers the assignment)"
-                              ) from None
+            raise GraderFault(
+                f"the gradebook has no assignment {assignment!r}: run `nbgrader generate_assignment "
+                f"{assignment}` in {paths.root} first (it builds the release and registers the assignment)"
+            ) from None
 
 
-def grade_class(course: Path, assignment: str, notebook: str, jobs: int, force: bool = False,
-                students: list[str] | None = None, out=sys.stdout, scheduler: str | None = None) -> dict[str, bool]:
+def grade_class(
+    course: Path,
+    assignment: str,
+    notebook: str,
+    jobs: int,
+    force: bool = False,
+    students: list[str] | None = None,
+    out=sys.stdout,
+    scheduler: str | None = None,
+) -> dict[str, bool]:
     """Autograde every (or every listed) submitted student, ``jobs`` at a time; return student -> graded.
 
     With ``scheduler`` (or ``KitGrading.scheduler``), each submission is a task on that Dask cluster instead.
     Raises ``GraderFault`` or ``sandbox.SandboxError`` before anyone is graded if grading cannot be trusted here.
     """
     config = load_course_config(course)
+    paths, kit = CoursePaths(config), KitGrading(config=config)
     grading = prepare_grading(config, assignment)
     # nbgrader calls its own scripts (alembic) by name: this environment's bin first
     os.environ["PATH"] = os.pathsep.join([str(Path(sys.executable).parent), os.environ.get("PATH", "")])
-    require_assignment(config, course, assignment)
-    scheduler = scheduler or KitGrading(config=config).scheduler or None
-    print(f"MNIST: {grading.mnist}\nGrading secret: {grading.secret} (keep it; the same secret regrades identically)\n"
-          f"Sandbox: {'bubblewrap' if grading.isolated else 'NONE (KitGrading.sandbox = False)'}", file=out, flush=True)
+    require_assignment(paths, assignment)
+    scheduler = scheduler or kit.scheduler or None
+    print(
+        f"MNIST: {grading.mnist}\nGrading secret: {grading.secret} (keep it; the same secret regrades identically)\n"
+        f"Sandbox: {'bubblewrap' if grading.isolated else 'NONE (KitGrading.sandbox = False)'}",
+        file=out,
+        flush=True,
+    )
     env = {**os.environ, "MNIST_DIR": str(grading.mnist), **prepared_env(course, grading, assignment)}
-    everyone = sorted(p.name for p in (course / "submitted").iterdir() if p.is_dir() and (p / assignment).is_dir())
-    chosen = [s for s in everyone if not students or s in students]
+    chosen = [s for s in paths.submitted_students(assignment) if not students or s in students]
     for student in chosen:
-        note = repair(course, assignment, student, notebook)
+        note = repair(paths, assignment, student, notebook)
         if note:
             print(f"{student}: {note}", file=out, flush=True)
-    todo = [s for s in chosen if force or not is_graded(course, assignment, student=s, notebook=notebook)]
+    todo = [s for s in chosen if force or not is_graded(paths, assignment, student=s, notebook=notebook)]
     dispatcher = None
     if scheduler:
         from autograder.cli.cluster import Dispatcher
 
-        dispatcher = Dispatcher(scheduler, course, config, grading, assignment, force)
+        dispatcher = Dispatcher(scheduler, paths, config, grading, assignment)
         print(f"Dask scheduler: {scheduler}; {dispatcher.describe()}", file=out, flush=True)
         attempt: Callable[[str], tuple[bool, float, str]] = dispatcher.autograde
         where = f"on the Dask cluster at {scheduler}"
     else:
+
         def attempt(student: str) -> tuple[bool, float, str]:
-            return autograde_one(course, assignment, student, force, env)
+            return autograde_one(paths, assignment, student, force, env)
+
         where = f"with {jobs} job(s)"
-    print(f"Grading {len(todo)} of {len(chosen)} submissions {where}; {len(chosen) - len(todo)} already graded.",
-          file=out, flush=True)
+    print(
+        f"Grading {len(todo)} of {len(chosen)} submissions {where}; {len(chosen) - len(todo)} already graded.",
+        file=out,
+        flush=True,
+    )
     results: dict[str, bool] = {}
     faults: dict[str, str] = {}
     in_flight: set[str] = set()
@@ -269,17 +315,19 @@ def grade_class(course: Path, assignment: str, notebook: str, jobs: int, force: 
     def run(student: str) -> None:
         with progress.lock:
             in_flight.add(student)
-        for tried in range(1, ATTEMPTS + 1):
+        for tried in range(1, kit.grade_attempts + 1):
             ok, seconds, log = attempt(student)
             if ok:
                 break
             with progress.lock:
-                progress.say(f"  {student}: grading failed ({_fault(Path(log))}); "
-                             + ("trying again" if tried < ATTEMPTS else "left ungraded"))
+                progress.say(
+                    f"  {student}: grading failed ({_fault(Path(log))}); "
+                    + ("trying again" if tried < kit.grade_attempts else "left ungraded")
+                )
         if not ok:
             faults[student] = _fault(Path(log))
             try:
-                forget_ungraded(course, config, assignment, student)
+                forget_ungraded(paths, assignment, student)
             except Exception as error:  # noqa: BLE001 - the gradebook itself may be what failed
                 faults[student] += f" (and the gradebook could not be cleaned: {error})"
         with progress.lock:
@@ -290,8 +338,6 @@ def grade_class(course: Path, assignment: str, notebook: str, jobs: int, force: 
 
     started = progress.started
     try:
-        if dispatcher is None and todo and not (course / "gradebook.db").exists():
-            run(todo.pop(0))  # the first run creates the gradebook; the others then only add to it
         # On a cluster every submission is in flight at once (a thread each only waits for its task): Dask queues them
         workers = min(len(todo), 512) if dispatcher else jobs
         with ThreadPoolExecutor(max_workers=max(1, workers)) as pool:
@@ -301,13 +347,22 @@ def grade_class(course: Path, assignment: str, notebook: str, jobs: int, force: 
         if dispatcher is not None:
             dispatcher.close()
     failed = sorted(faults)
-    print(f"Done in {time.perf_counter() - started:.0f} s: {len(results) - len(failed)} graded, {len(failed)} not graded"
-          + (f" ({', '.join(failed)})" if failed else "") + ".", file=out, flush=True)
+    print(
+        f"Done in {time.perf_counter() - started:.0f} s: {len(results) - len(failed)} graded, {len(failed)} not graded"
+        + (f" ({', '.join(failed)})" if failed else "")
+        + ".",
+        file=out,
+        flush=True,
+    )
     for student in failed:
         print(f"  {student}: {faults[student]}", file=out, flush=True)
     if failed:
-        print("No grade was written for them. Fix the cause above, then run the same command again: it grades only "
-              "what is left.", file=out, flush=True)
+        print(
+            "No grade was written for them. Fix the cause above, then run the same command again: it grades only "
+            "what is left.",
+            file=out,
+            flush=True,
+        )
     return results
 
 
@@ -315,15 +370,31 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("assignment", nargs="?", default="mlp")
     parser.add_argument("--notebook", default=None, help="notebook file name (default: ASSIGNMENT.ipynb)")
-    parser.add_argument("--jobs", type=int, default=os.cpu_count() or 1, help="submissions graded at once (default: the number of cores)")
+    parser.add_argument(
+        "--jobs",
+        type=int,
+        default=os.cpu_count() or 1,
+        help="submissions graded at once (default: the number of cores)",
+    )
     parser.add_argument("--force", action="store_true", help="regrade submissions that are graded already")
     parser.add_argument("--student", action="append", help="grade only this student (repeatable)")
-    parser.add_argument("--scheduler", default=None, help="a Dask scheduler's address (tcp://HOST:8786): grade on its "
-                        "workers, one task per submission (default: c.KitGrading.scheduler, else this machine)")
+    parser.add_argument(
+        "--scheduler",
+        default=None,
+        help="a Dask scheduler's address (tcp://HOST:8786): grade on its "
+        "workers, one task per submission (default: c.KitGrading.scheduler, else this machine)",
+    )
     args = parser.parse_args(argv)
     try:
-        results = grade_class(Path.cwd(), args.assignment, args.notebook or f"{args.assignment}.ipynb",
-                              max(1, args.jobs), args.force, args.student, scheduler=args.scheduler)
+        results = grade_class(
+            Path.cwd(),
+            args.assignment,
+            args.notebook or f"{args.assignment}.ipynb",
+            max(1, args.jobs),
+            args.force,
+            args.student,
+            scheduler=args.scheduler,
+        )
     except (sandbox.SandboxError, GraderFault) as error:
         print(f"Cannot grade, nobody was graded: {error}", file=sys.stderr)
         return 2

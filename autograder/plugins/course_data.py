@@ -1,4 +1,5 @@
-"""MNIST for grading, found once on the trusted side: every sandbox then gets one absolute, validated, read-only path."""
+"""MNIST for grading, found once on the trusted side: every sandbox gets one absolute, validated, read-only path."""
+
 from __future__ import annotations
 
 import os

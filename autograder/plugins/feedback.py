@@ -10,14 +10,16 @@ feedback template it
 * shows the messages in the language of the assignment's edition (``nn_i18n.LANGUAGE`` of its released helpers:
   the grader writes them in English, the Chinese edition's feedback shows them in Chinese).
 """
+
 from __future__ import annotations
 
 import html
 import importlib.util
 import re
+from collections.abc import Callable
 from pathlib import Path
 from types import ModuleType
-from typing import Any, Callable
+from typing import Any
 
 from latex2mathml.converter import convert
 from nbconvert.exporters import HTMLExporter
@@ -58,6 +60,7 @@ def latex_to_mathml(latex: str, display: bool) -> str:
 
 def render_math(markdown: str) -> str:
     """Markdown with every ``$...$`` and ``$$...$$`` outside code spans replaced by MathML."""
+
     def outside_code(text: str) -> str:
         def one(match: re.Match[str]) -> str:
             display = match["display"] is not None
@@ -65,11 +68,12 @@ def render_math(markdown: str) -> str:
                 return latex_to_mathml(match["display"] if display else match["inline"], display)
             except Exception:  # noqa: BLE001 - a formula the converter cannot read stays as it was
                 return match.group(0)
+
         return MATH.sub(one, text)
 
     pieces, last = [], 0
     for code in CODE.finditer(markdown):
-        pieces += [outside_code(markdown[last:code.start()]), code.group(0)]
+        pieces += [outside_code(markdown[last : code.start()]), code.group(0)]
         last = code.end()
     return "".join(pieces + [outside_code(markdown[last:])])
 
@@ -108,7 +112,7 @@ def translate_outputs(nb: NotebookNode, translate: Callable[[str], str], label: 
 
 
 def summary_cell(failed: list[tuple[NotebookNode, str]], words: dict[str, str]) -> NotebookNode:
-    """A markdown cell (raw HTML) listing the failed graded cells, each linked to its cell, first line of its message."""
+    """A markdown cell (raw HTML) listing each failed graded cell, linked, with its message's first line."""
     if not failed:
         return new_markdown_cell(f'<div class="{SUMMARY_CLASS} kit-all-passed"><b>{words["none"]}</b></div>')
     items = []
@@ -116,10 +120,13 @@ def summary_cell(failed: list[tuple[NotebookNode, str]], words: dict[str, str]) 
         meta = cell.metadata.nbgrader
         points = meta.get("points", 0)
         first = message.strip().splitlines()[0] if message.strip() else ""
-        items.append(f'<li><a href="#{html.escape(meta["grade_id"])}"><code>{html.escape(meta["grade_id"])}</code></a>'
-                     f" ({points:g} {words['points']}): <span class=\"kit-message\">{html.escape(first)}</span></li>")
-    return new_markdown_cell(f'<div class="{SUMMARY_CLASS}"><h3>{words["failed"]} ({len(failed)})</h3><ul>'
-                             + "".join(items) + "</ul></div>")
+        items.append(
+            f'<li><a href="#{html.escape(meta["grade_id"])}"><code>{html.escape(meta["grade_id"])}</code></a>'
+            f' ({points:g} {words["points"]}): <span class="kit-message">{html.escape(first)}</span></li>'
+        )
+    return new_markdown_cell(
+        f'<div class="{SUMMARY_CLASS}"><h3>{words["failed"]} ({len(failed)})</h3><ul>' + "".join(items) + "</ul></div>"
+    )
 
 
 class FeedbackExporter(HTMLExporter):
@@ -140,8 +147,9 @@ class FeedbackExporter(HTMLExporter):
         resources["kit_language"] = language
         return nb, resources
 
-    def from_notebook_node(self, nb: NotebookNode, resources: dict[str, Any] | None = None,
-                           **kw: Any) -> tuple[str, dict[str, Any]]:
+    def from_notebook_node(
+        self, nb: NotebookNode, resources: dict[str, Any] | None = None, **kw: Any
+    ) -> tuple[str, dict[str, Any]]:
         output, resources = super().from_notebook_node(nb, resources, **kw)
         output = MATHJAX.sub("", output, count=1)
         output = output.replace("</head>", f'<style type="text/css">{CSS}</style>\n</head>', 1)

@@ -15,6 +15,7 @@ dies or stops answering while running the student's cells, the cells it did
 not finish get an error output and grading goes on; if it cannot start at all,
 that is the grader's fault (``GraderFault``): the submission is not graded.
 """
+
 from __future__ import annotations
 
 import os
@@ -33,7 +34,6 @@ from autograder.faults import GraderFault
 from autograder.settings import KitGrading
 
 GRADER_PACKAGE = Path(__file__).resolve().parents[1]
-KERNEL_LIMITS = sandbox.Limits(cpu_seconds=1800, memory_bytes=6 << 30, processes=256, file_bytes=256 << 20)
 STAND_IN = '''"""Stand-in for the grader in the notebook's kernel: hidden checks are decided outside this kernel."""
 
 
@@ -55,6 +55,7 @@ class SandboxKernelManager(AsyncKernelManager):
         super().__init__(**kwargs)
         kit = KitGrading(config=self.config)
         self._isolated = kit.sandbox
+        self._limits = kit.kernel_limits()
         # io/ (connection file, sockets), work/, stand-in/, and the sandbox's staging folder
         self._home = Path(tempfile.mkdtemp(prefix="kit-kernel-", dir=kit.scratch()))
         self._box = self._home / "io"
@@ -71,10 +72,24 @@ class SandboxKernelManager(AsyncKernelManager):
         (stand_in / "autograder").mkdir(parents=True)
         (stand_in / "autograder" / "__init__.py").write_text(STAND_IN)
         env = {k: v for k, v in os.environ.items() if k.startswith("NBGRADER_")}
-        env.update({"OPENBLAS_NUM_THREADS": "1", "MPLBACKEND": "agg", "IPYTHONDIR": str(workdir / ".ipython"),
-                    "PYTHONDONTWRITEBYTECODE": "1", "PYTHONPATH": str(stand_in)})
-        box = sandbox.Sandbox(workdir=workdir, readable=(*sandbox.python_paths(), stand_in), writable=(self._box,),
-                              hidden=(GRADER_PACKAGE,), limits=KERNEL_LIMITS, env=env, isolated=self._isolated)
+        env.update(
+            {
+                "OPENBLAS_NUM_THREADS": "1",
+                "MPLBACKEND": "agg",
+                "IPYTHONDIR": str(workdir / ".ipython"),
+                "PYTHONDONTWRITEBYTECODE": "1",
+                "PYTHONPATH": str(stand_in),
+            }
+        )
+        box = sandbox.Sandbox(
+            workdir=workdir,
+            readable=(*sandbox.python_paths(), stand_in),
+            writable=(self._box,),
+            hidden=(GRADER_PACKAGE,),
+            limits=self._limits,
+            env=env,
+            isolated=self._isolated,
+        )
         box.prepare()
         await super()._async_launch_kernel(box.wrap(kernel_cmd), **{**kw, "cwd": str(self._home), "env": None})
 
@@ -102,11 +117,19 @@ class SandboxedExecute(Execute):
             reason = f"{type(error).__name__}: {str(error).splitlines()[0] if str(error) else 'no reply'}"
             if self._running < 0:  # no cell of the student's ran: the kernel could not start
                 raise GraderFault(f"the grading kernel could not start ({reason})") from error
-            for cell in nb.cells[self._running:]:
+            for cell in nb.cells[self._running :]:
                 if cell.cell_type == "code":
-                    cell.outputs = [*cell.get("outputs", []), NotebookNode(
-                        output_type="error", ename="KernelDied", evalue=reason,
-                        traceback=[f"\x1b[0;31mKernelDied\x1b[0m: the kernel stopped before this cell finished ({reason})."])]
+                    cell.outputs = [
+                        *cell.get("outputs", []),
+                        NotebookNode(
+                            output_type="error",
+                            ename="KernelDied",
+                            evalue=reason,
+                            traceback=[
+                                f"\x1b[0;31mKernelDied\x1b[0m: the kernel stopped before this cell finished ({reason})."
+                            ],
+                        ),
+                    ]
             self.log.warning("The kernel stopped at cell %d (%s); grading goes on", self._running, reason)
             return nb, resources
 

@@ -10,25 +10,25 @@ cell; ``OverwriteCells.add_missing_cells`` then puts the original test cell
 back, and an answer cell renamed this way counts as missing (its checks fail
 with a message that says so). It runs before ``OverwriteCells``.
 """
+
 from __future__ import annotations
 
-from pathlib import Path
 from typing import Any
 
 import nbformat
 from nbformat import NotebookNode
 from nbgrader.preprocessors import NbGraderPreprocessor
-from traitlets import Integer, Unicode
+
+from autograder.settings import CoursePaths, KitGrading
 
 
 class ForgetUnknownCells(NbGraderPreprocessor):
-    """Drop the nbgrader metadata of cells whose grade_id is not in the source notebook."""
-
-    source = Unicode("source/{assignment}/{notebook}.ipynb", help="The master notebook whose grade_ids are known.").tag(config=True)
+    """Drop the nbgrader metadata of cells whose grade_id is not in the source notebook (``CourseDirectory``'s)."""
 
     def preprocess(self, nb: NotebookNode, resources: dict[str, Any]) -> tuple[NotebookNode, dict[str, Any]]:
         info = resources["nbgrader"]
-        master = nbformat.read(Path(self.source.format(assignment=info["assignment"], notebook=info["notebook"])), as_version=4)
+        master_path = CoursePaths(self.config).source(info["assignment"]) / f"{info['notebook']}.ipynb"
+        master = nbformat.read(master_path, as_version=4)
         known = {c.metadata.get("nbgrader", {}).get("grade_id") for c in master.cells} - {None}
         for cell in nb.cells:
             grade_id = cell.get("metadata", {}).get("nbgrader", {}).get("grade_id")
@@ -39,14 +39,15 @@ class ForgetUnknownCells(NbGraderPreprocessor):
 
 
 class LimitOutputSize(NbGraderPreprocessor):
-    """Cut every output text longer than ``max_chars``: nbgrader's LimitOutput counts lines, and one line can be 20 MB."""
-
-    max_chars = Integer(20_000, help="Longest text kept from one output.").tag(config=True)
+    """Cut every output text longer than ``KitGrading.max_output_chars`` (nbgrader's LimitOutput counts lines)."""
 
     def _cut(self, text: str) -> str:
-        return text if len(text) <= self.max_chars else f"{text[:self.max_chars]}\n... output cut: {len(text):,} characters in all ..."
+        limit = KitGrading(config=self.config).max_output_chars
+        return text if len(text) <= limit else f"{text[:limit]}\n... output cut: {len(text):,} characters in all ..."
 
-    def preprocess_cell(self, cell: NotebookNode, resources: dict[str, Any], index: int) -> tuple[NotebookNode, dict[str, Any]]:
+    def preprocess_cell(
+        self, cell: NotebookNode, resources: dict[str, Any], index: int
+    ) -> tuple[NotebookNode, dict[str, Any]]:
         for output in cell.get("outputs", []):
             if "text" in output:
                 output.text = self._cut("".join(output.text))

@@ -21,6 +21,7 @@ or corrupt, a sandbox that cannot start, a full disk, a worker killed from
 outside (it does not happen again), or anything that also fails for the
 course's own solution (the reference, run as a control).
 """
+
 from __future__ import annotations
 
 import errno
@@ -41,11 +42,11 @@ from nbgrader.preprocessors import NbGraderPreprocessor
 from traitlets import Bool
 
 from autograder import registry, sandbox
-from autograder.judge import secret
 from autograder.faults import GraderFault
-from autograder.plugins.course_data import resolve_mnist
+from autograder.judge import secret
 from autograder.judge.inputs import inputs_for
-from autograder.settings import KitGrading
+from autograder.plugins.course_data import resolve_mnist
+from autograder.settings import CoursePaths, KitGrading
 
 PROBE_DIR = Path(__file__).resolve().parents[1] / "probe"
 PREPARED_ENV = "KIT_GRADING_PREPARED"
@@ -57,11 +58,10 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from probe.run import main
 main(sys.argv[1:])
 """
-WORKER_LIMITS = sandbox.Limits(cpu_seconds=1200, memory_bytes=4 << 30, processes=64, file_bytes=64 << 20)
-ATTEMPTS = 2  # a crash costs the student only if it happens again in a fresh worker
-START_ATTEMPTS = 3  # a worker that never starts is retried, then grading stops: the grader's fault
-UNSANDBOXED_NOTE = ("**Note from the grader.** This notebook was graded without a sandbox "
-                    "(`KitGrading.sandbox = False` in the course's configuration).")
+UNSANDBOXED_NOTE = (
+    "**Note from the grader.** This notebook was graded without a sandbox "
+    "(`KitGrading.sandbox = False` in the course's configuration)."
+)
 
 
 @dataclass(frozen=True)
@@ -79,6 +79,9 @@ class Grading:
     isolated: bool = True
     scratch: str | None = None
     secret: str = ""  # where the grading secret is (a file, or the environment variable)
+    limits: sandbox.Limits = sandbox.Limits()  # of each sandboxed worker (``KitGrading.worker_*``)
+    attempts: int = 2  # a crash costs the student only if it happens this often, each time in a fresh worker
+    start_attempts: int = 3  # a worker that never starts is retried, then grading stops: the grader's fault
 
 
 def answer_cells(nb: NotebookNode) -> list[dict[str, str]]:
@@ -120,8 +123,11 @@ def _prepare(workdir: Path, part: tuple[str, ...], cells: list[dict[str, str]], 
 
 
 def _crash(reason: str) -> dict[str, Any]:
-    return {"crash": True, "timeout": "This check could not finish: the worker process running your code "
-            f"{reason}, twice.\n  Likely cause: your code ended the process, ran too long or used too much memory."}
+    return {
+        "crash": True,
+        "timeout": "This check could not finish: the worker process running your code "
+        f"{reason}, twice.\n  Likely cause: your code ended the process, ran too long or used too much memory.",
+    }
 
 
 def _run_worker(box: sandbox.Sandbox, workdir: Path, checks: list[str], seconds: float) -> tuple[bool, str]:
@@ -131,9 +137,15 @@ def _run_worker(box: sandbox.Sandbox, workdir: Path, checks: list[str], seconds:
     log = workdir.parent / f"{workdir.name}.stderr"
     with log.open("wb") as err:
         try:
-            done = subprocess.run(box.wrap([sys.executable, "-I", str(workdir / "worker.py"), *checks]), cwd=workdir,
-                                  stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=err, timeout=seconds,
-                                  check=False)
+            done = subprocess.run(
+                box.wrap([sys.executable, "-I", str(workdir / "worker.py"), *checks]),
+                cwd=workdir,
+                stdin=subprocess.DEVNULL,
+                stdout=subprocess.PIPE,
+                stderr=err,
+                timeout=seconds,
+                check=False,
+            )
             output, reason = done.stdout, f"ended with exit status {done.returncode}"
         except subprocess.TimeoutExpired as expired:
             output, reason = expired.stdout or b"", f"was stopped after {seconds:.0f} s"
@@ -152,9 +164,13 @@ def run_part(part: tuple[str, ...], cells: list[dict[str, str]], grading: Gradin
         _prepare(workdir, part, cells, grading.helpers)
     except OSError as error:
         raise GraderFault(f"could not prepare the worker's folder in {scratch} ({error})") from error
-    box = sandbox.Sandbox(workdir=workdir, readable=(*sandbox.python_paths(), *([grading.mnist] if grading.mnist else [])),
-                          limits=WORKER_LIMITS, isolated=grading.isolated,
-                          env={"OPENBLAS_NUM_THREADS": "1", "MNIST_DIR": str(grading.mnist or "")})
+    box = sandbox.Sandbox(
+        workdir=workdir,
+        readable=(*sandbox.python_paths(), *([grading.mnist] if grading.mnist else [])),
+        limits=grading.limits,
+        isolated=grading.isolated,
+        env={"OPENBLAS_NUM_THREADS": "1", "MNIST_DIR": str(grading.mnist or "")},
+    )
     box.prepare()
     outcomes: dict[str, dict[str, Any]] = {}
     crashes: dict[str, int] = {}
@@ -164,7 +180,7 @@ def run_part(part: tuple[str, ...], cells: list[dict[str, str]], grading: Gradin
         started, reason = _run_worker(box, workdir, remaining, _worker_seconds(part))
         if not started:
             failed_starts += 1
-            if failed_starts >= START_ATTEMPTS:
+            if failed_starts >= grading.start_attempts:
                 raise GraderFault(f"the sandboxed worker could not start ({reason})")
             continue
         running = None
@@ -190,7 +206,7 @@ def run_part(part: tuple[str, ...], cells: list[dict[str, str]], grading: Gradin
         crashes[key] = crashes.get(key, 0) + 1
         if running:
             (results / f"{running}.started").unlink(missing_ok=True)
-        if crashes[key] >= ATTEMPTS:
+        if crashes[key] >= grading.attempts:
             where = "while running this check" if running else "while running your answer cells"
             for check in [running] if running else remaining:
                 outcomes[check] = _crash(f"{reason} {where}")
@@ -214,8 +230,9 @@ class _Unjudgeable(Exception):
     pass
 
 
-def verify(cells: list[dict[str, str]], grading: Grading, control: list[dict[str, str]] | None = None
-           ) -> dict[str, Verdict]:
+def verify(
+    cells: list[dict[str, str]], grading: Grading, control: list[dict[str, str]] | None = None
+) -> dict[str, Verdict]:
     """Every hidden check, probed in sandboxed workers and judged here: check name -> verdict.
 
     ``control`` is the course's own solution: a crash or an unjudgeable record is charged to the student only
@@ -231,8 +248,11 @@ def verify(cells: list[dict[str, str]], grading: Grading, control: list[dict[str
                     verdicts[check] = _judge(check, outcome)
                 except _Unjudgeable as error:
                     suspects[check] = str(error)
-                    verdicts[check] = Verdict(False, f"This check's record could not be judged ({error}); your code "
-                                                     "changed or broke the worker's files.")
+                    verdicts[check] = Verdict(
+                        False,
+                        f"This check's record could not be judged ({error}); your code "
+                        "changed or broke the worker's files.",
+                    )
                 if outcome.get("crash"):
                     suspects[check] = outcome["timeout"]
             if suspects and control is not None:
@@ -243,19 +263,26 @@ def verify(cells: list[dict[str, str]], grading: Grading, control: list[dict[str
                     except _Unjudgeable:
                         passed = False
                     if not passed:
-                        raise GraderFault(f"{check} fails for the course's own solution too, so the grader is at "
-                                          f"fault, not the student ({why.splitlines()[0]})")
+                        raise GraderFault(
+                            f"{check} fails for the course's own solution too, so the grader is at "
+                            f"fault, not the student ({why.splitlines()[0]})"
+                        )
     return verdicts
 
 
 def _error_output(text: str) -> NotebookNode:
-    return NotebookNode(output_type="error", ename="CheckFailed", evalue=text, traceback=[f"\x1b[0;31mCheckFailed\x1b[0m: {text}"])
+    return NotebookNode(
+        output_type="error", ename="CheckFailed", evalue=text, traceback=[f"\x1b[0;31mCheckFailed\x1b[0m: {text}"]
+    )
 
 
 def apply_verdict(cell: NotebookNode, verdict: Verdict) -> None:
     """Replace the test cell's outputs (the kernel's stand-in) with the verdict: an error output costs the points."""
-    cell.outputs = [_error_output(verdict.text)] if not verdict.passed else (
-        [NotebookNode(output_type="stream", name="stdout", text=verdict.text + "\n")] if verdict.text else [])
+    cell.outputs = (
+        [_error_output(verdict.text)]
+        if not verdict.passed
+        else ([NotebookNode(output_type="stream", name="stdout", text=verdict.text + "\n")] if verdict.text else [])
+    )
 
 
 _resolved: dict[tuple[str, str], Grading] = {}
@@ -269,7 +296,7 @@ def prepare_grading(config: Any, assignment: str, log: Any = None) -> Grading:
     key = (coursedir.root, assignment)
     if key in _resolved:
         return _resolved[key]
-    helpers = Path(coursedir.format_path(coursedir.release_directory, ".", assignment)).resolve()
+    helpers = CoursePaths(config).release(assignment).resolve()
     if not helpers.is_dir():
         raise GraderFault(f"the release {helpers} is missing: run `nbgrader generate_assignment {assignment}` first")
     if str(helpers) not in sys.path:  # the judges import the course's helpers: the released, trusted copies
@@ -282,14 +309,31 @@ def prepare_grading(config: Any, assignment: str, log: Any = None) -> Grading:
     os.environ["MNIST_DIR"] = str(mnist)  # the judge's accuracy measurement reads the same validated copy
     if kit.sandbox and not (prepared and prepared.get("sandbox")):
         sandbox.check_available()
-    _resolved[key] = Grading(helpers, mnist, kit.sandbox, kit.scratch(), where + (" (created now)" if created else ""))
+    _resolved[key] = Grading(
+        helpers,
+        mnist,
+        kit.sandbox,
+        kit.scratch(),
+        where + (" (created now)" if created else ""),
+        kit.worker_limits(),
+        kit.worker_attempts,
+        kit.worker_start_attempts,
+    )
     return _resolved[key]
 
 
 def prepared_env(root: Path, grading: Grading, assignment: str) -> dict[str, str]:
     """The environment entry telling nbgrader processes started for this course what is validated already."""
-    return {PREPARED_ENV: json.dumps({"root": str(root.resolve()), "assignment": assignment,
-                                      "mnist": str(grading.mnist), "sandbox": grading.isolated})}
+    return {
+        PREPARED_ENV: json.dumps(
+            {
+                "root": str(root.resolve()),
+                "assignment": assignment,
+                "mnist": str(grading.mnist),
+                "sandbox": grading.isolated,
+            }
+        )
+    }
 
 
 def _prepared_by_parent(root: str, assignment: str) -> dict[str, Any] | None:
@@ -305,8 +349,7 @@ def _prepared_by_parent(root: str, assignment: str) -> dict[str, Any] | None:
 
 def control_cells(config: Any, assignment: str, notebook: str) -> list[dict[str, str]] | None:
     """The answer cells of the course's own solution (its source notebook), the control for suspected faults."""
-    coursedir = CourseDirectory(config=config)
-    path = Path(coursedir.format_path(coursedir.source_directory, ".", assignment)) / f"{notebook}.ipynb"
+    path = CoursePaths(config).source(assignment) / f"{notebook}.ipynb"
     return answer_cells(nbformat.read(path, as_version=4)) if path.exists() else None
 
 
@@ -320,12 +363,14 @@ class VerifyOutsideKernel(NbGraderPreprocessor):
         grading = prepare_grading(self.config, info["assignment"], self.log)
         self.log.info("Verifying %s outside the kernel", info["student"])
         try:
-            verdicts = verify(answer_cells(nb), grading, control_cells(self.config, info["assignment"], info["notebook"]))
+            verdicts = verify(
+                answer_cells(nb), grading, control_cells(self.config, info["assignment"], info["notebook"])
+            )
         except OSError as error:
             raise GraderFault(f"the grader's own files failed ({error})") from error
         for cell in nb.cells:
             grade_id = cell.get("metadata", {}).get("nbgrader", {}).get("grade_id", "")
-            check = grade_id[len("test_"):]
+            check = grade_id[len("test_") :]
             if cell.cell_type == "code" and grade_id.startswith("test_") and check in verdicts:
                 apply_verdict(cell, verdicts[check])
         if not grading.isolated:
