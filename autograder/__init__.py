@@ -21,8 +21,10 @@ None on success and raising ``CheckFailed`` (with the student's message) on fail
 assignment's helper modules (``nn_core``, ``nn_checks``, ``nn_diagnosis``, ``mnist_data``), which nbgrader places
 next to the notebook, so they are loaded on first use.
 """
+
 import importlib
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 from autograder.registry import BY_NAME, CHECKS
 
@@ -30,8 +32,8 @@ __all__ = [f"check_{check.name}" for check in CHECKS]
 
 
 def __getattr__(name: str) -> Any:
-    if name.startswith("check_") and name[len("check_"):] in BY_NAME:
-        return _in_kernel(name[len("check_"):])
+    if name.startswith("check_") and name[len("check_") :] in BY_NAME:
+        return _in_kernel(name[len("check_") :])
     raise AttributeError(f"module 'autograder' has no attribute {name!r}")
 
 

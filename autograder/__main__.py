@@ -1,4 +1,5 @@
 """The kit's commands: ``python -m autograder COMMAND [ARGS]`` (``python -m autograder COMMAND --help``)."""
+
 from __future__ import annotations
 
 import importlib

@@ -3,6 +3,7 @@
 Trusted side only. Raised anywhere in the grader (``plugins``, ``cli``); the class grader catches it, writes no
 grade for that submission and says why.
 """
+
 from __future__ import annotations
 
 

@@ -9,6 +9,7 @@ The probes themselves never import this module: a sandboxed worker gets ``manife
 Adding a check is one ``Check`` below, its probe, its judge and its inputs; then
 ``python -m autograder hidden-cells`` and ``nbgrader generate_assignment``.
 """
+
 from __future__ import annotations
 
 import importlib
@@ -47,30 +48,105 @@ class Check:
 
 
 CHECKS: tuple[Check, ...] = (
-    Check("linear_forward", "Linear.forward", "linear", "Linear",
-          "layers.linear_forward", "linear.judge_forward", "linear_cases", 8),
-    Check("linear_backward_dx", "Linear.backward, dX", "linear", "Linear",
-          "layers.linear_backward", "linear.judge_backward_dx", "linear_cases", 6),
-    Check("linear_backward_dw", "Linear.backward, W.grad", "linear", "Linear",
-          "layers.linear_backward", "linear.judge_backward_dw", "linear_cases", 6),
-    Check("linear_backward_db", "Linear.backward, b.grad", "linear", "Linear",
-          "layers.linear_backward", "linear.judge_backward_db", "linear_cases", 5),
-    Check("relu_forward", "ReLU.forward", "relu", "ReLU",
-          "layers.relu_forward", "relu.judge_forward", "relu_forward_cases", 5),
-    Check("relu_backward", "ReLU.backward", "relu", "ReLU",
-          "layers.relu_backward", "relu.judge_backward", "relu_backward_cases", 7),
-    Check("cross_entropy_forward", "CrossEntropyLoss.forward", "cross_entropy", "CrossEntropyLoss",
-          "layers.cross_entropy_forward", "loss.judge_forward", "classification_cases", 8),
-    Check("cross_entropy_backward", "CrossEntropyLoss.backward", "cross_entropy", "CrossEntropyLoss",
-          "layers.cross_entropy_backward", "loss.judge_backward", "classification_cases", 8),
+    Check(
+        "linear_forward",
+        "Linear.forward",
+        "linear",
+        "Linear",
+        "layers.linear_forward",
+        "linear.judge_forward",
+        "linear_cases",
+        8,
+    ),
+    Check(
+        "linear_backward_dx",
+        "Linear.backward, dX",
+        "linear",
+        "Linear",
+        "layers.linear_backward",
+        "linear.judge_backward_dx",
+        "linear_cases",
+        6,
+    ),
+    Check(
+        "linear_backward_dw",
+        "Linear.backward, W.grad",
+        "linear",
+        "Linear",
+        "layers.linear_backward",
+        "linear.judge_backward_dw",
+        "linear_cases",
+        6,
+    ),
+    Check(
+        "linear_backward_db",
+        "Linear.backward, b.grad",
+        "linear",
+        "Linear",
+        "layers.linear_backward",
+        "linear.judge_backward_db",
+        "linear_cases",
+        5,
+    ),
+    Check(
+        "relu_forward",
+        "ReLU.forward",
+        "relu",
+        "ReLU",
+        "layers.relu_forward",
+        "relu.judge_forward",
+        "relu_forward_cases",
+        5,
+    ),
+    Check(
+        "relu_backward",
+        "ReLU.backward",
+        "relu",
+        "ReLU",
+        "layers.relu_backward",
+        "relu.judge_backward",
+        "relu_backward_cases",
+        7,
+    ),
+    Check(
+        "cross_entropy_forward",
+        "CrossEntropyLoss.forward",
+        "cross_entropy",
+        "CrossEntropyLoss",
+        "layers.cross_entropy_forward",
+        "loss.judge_forward",
+        "classification_cases",
+        8,
+    ),
+    Check(
+        "cross_entropy_backward",
+        "CrossEntropyLoss.backward",
+        "cross_entropy",
+        "CrossEntropyLoss",
+        "layers.cross_entropy_backward",
+        "loss.judge_backward",
+        "classification_cases",
+        8,
+    ),
     Check("sgd_step", "SGD.step", "sgd", "SGD", "layers.sgd_step", "sgd.judge_step", "sgd_cases", 10),
     Check("mlp_forward", "MLP.forward", "mlp", "MLP", "mlp.mlp_forward", "mlp.judge_forward", "mlp_forward_cases", 6),
-    Check("mlp_backward", "MLP.backward", "mlp", "MLP", "mlp.mlp_backward", "mlp.judge_backward", "mlp_backward_cases",
-          11),
+    Check(
+        "mlp_backward", "MLP.backward", "mlp", "MLP", "mlp.mlp_backward", "mlp.judge_backward", "mlp_backward_cases", 11
+    ),
     # The gate trains the student's MLP, built from the student's Linear and ReLU: their mistakes may cost it too.
-    Check("mnist_accuracy", "MNIST accuracy (the grader trains your MLP)", "mnist", "MLP",
-          "gate.mnist_accuracy", "mnist_gate.judge_accuracy", "gate_recipe", 20, answer="mlp",
-          also_costs=("linear", "relu"), slow=True),
+    Check(
+        "mnist_accuracy",
+        "MNIST accuracy (the grader trains your MLP)",
+        "mnist",
+        "MLP",
+        "gate.mnist_accuracy",
+        "mnist_gate.judge_accuracy",
+        "gate_recipe",
+        20,
+        answer="mlp",
+        also_costs=("linear", "relu"),
+        slow=True,
+    ),
 )
 BY_NAME: dict[str, Check] = {check.name: check for check in CHECKS}
 
@@ -147,6 +223,8 @@ def inputs_of(name: str) -> Callable[..., dict[str, Any]]:
 
 def hidden_cell_source(check: Check) -> str:
     """The source of ``check``'s hidden test cell: one quiet call, hidden from students by nbgrader."""
-    return (f"# Hidden tests of {check.title} ({check.points} points) run here when your work is graded.\n"
-            f"### BEGIN HIDDEN TESTS\nimport autograder; autograder.check_{check.name}({check.cls});\n"
-            "### END HIDDEN TESTS")
+    return (
+        f"# Hidden tests of {check.title} ({check.points} points) run here when your work is graded.\n"
+        f"### BEGIN HIDDEN TESTS\nimport autograder; autograder.check_{check.name}({check.cls});\n"
+        "### END HIDDEN TESTS"
+    )

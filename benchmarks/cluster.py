@@ -9,6 +9,7 @@ Every submission is a copy of the reference solution. The class row grades ``--c
 worker processes (one thread each) on this machine and grades ``--students`` copies with ``--scheduler`` (the
 gradebook is the course's SQLite file, which local workers reach). Prints a Markdown table.
 """
+
 from __future__ import annotations
 
 import argparse
@@ -36,8 +37,14 @@ def course_of(folder: Path, students: int) -> Path:
 def grade(course: Path, *args: str) -> float:
     env = {**os.environ, "PATH": os.pathsep.join([str(Path(sys.executable).parent), os.environ.get("PATH", "")])}
     start = time.perf_counter()
-    done = subprocess.run([sys.executable, "-m", "autograder", "grade", classroom.ASSIGNMENT, "--force", *args],
-                          cwd=course, env=env, capture_output=True, text=True, check=False)
+    done = subprocess.run(
+        [sys.executable, "-m", "autograder", "grade", classroom.ASSIGNMENT, "--force", *args],
+        cwd=course,
+        env=env,
+        capture_output=True,
+        text=True,
+        check=False,
+    )
     seconds = time.perf_counter() - start
     if done.returncode != 0:
         raise RuntimeError(done.stdout[-3000:] + done.stderr[-3000:])
@@ -62,18 +69,28 @@ def main() -> None:
     with tempfile.TemporaryDirectory(prefix="kit-cluster-bench-") as tmp:
         for workers in args.workers:
             course = course_of(Path(tmp) / f"cluster{workers}", args.students)
-            with LocalCluster(n_workers=workers, threads_per_worker=1, processes=True, dashboard_address=":0",
-                              silence_logs=40) as cluster:
+            with LocalCluster(
+                n_workers=workers, threads_per_worker=1, processes=True, dashboard_address=":0", silence_logs=40
+            ) as cluster:
                 seconds = grade(course, "--scheduler", cluster.scheduler_address)
-            rows.append((f"Dask LocalCluster, {workers} worker(s) x 1 thread, {args.students} submissions", seconds,
-                         f"{args.students / seconds * 60:.1f} submissions/minute; {full_marks(course, args.students)}"))
+            rows.append(
+                (
+                    f"Dask LocalCluster, {workers} worker(s) x 1 thread, {args.students} submissions",
+                    seconds,
+                    f"{args.students / seconds * 60:.1f} submissions/minute; {full_marks(course, args.students)}",
+                )
+            )
             print(rows[-1], file=sys.stderr, flush=True)
         if args.class_size:
             course = course_of(Path(tmp) / "class", args.class_size)
             seconds = grade(course, "--jobs", str(args.jobs))
-            rows.append((f"one machine, --jobs {args.jobs}, {args.class_size} submissions", seconds,
-                         f"{args.class_size / seconds * 60:.1f} submissions/minute; "
-                         f"{full_marks(course, args.class_size)}"))
+            rows.append(
+                (
+                    f"one machine, --jobs {args.jobs}, {args.class_size} submissions",
+                    seconds,
+                    f"{args.class_size / seconds * 60:.1f} submissions/minute; {full_marks(course, args.class_size)}",
+                )
+            )
             print(rows[-1], file=sys.stderr, flush=True)
     print(f"\n{os.cpu_count()} cores, load average at the end: {os.getloadavg()}\n")
     print("| measurement | wall time | notes |\n| --- | ---: | --- |")

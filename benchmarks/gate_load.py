@@ -15,6 +15,7 @@ what the rule measured: the slowdown (median CPU ratio of the variant's
 training step to the grader's NumPy step, measured alternately with it) or the
 Python lines one step ran for 4 and for 32 rows.
 """
+
 from __future__ import annotations
 
 import argparse
@@ -40,8 +41,9 @@ from nn_core import Module, Parameter  # noqa: E402
 class Linear(Module):
     """The reference solution's Linear."""
 
-    def __init__(self, in_features: int, out_features: int, rng: np.random.Generator | None = None,
-                 dtype: Any = np.float32) -> None:
+    def __init__(
+        self, in_features: int, out_features: int, rng: np.random.Generator | None = None, dtype: Any = np.float32
+    ) -> None:
         super().__init__()
         rng = np.random.default_rng() if rng is None else rng
         self.W = Parameter(rng.standard_normal((in_features, out_features)) * np.sqrt(2.0 / in_features), dtype)
@@ -130,9 +132,11 @@ class ReLU(Module):
 
 def mlp_with(linear: type) -> type:
     """The reference MLP built from ``linear``."""
+
     class MLP(Module):
-        def __init__(self, input_dim: int, hidden_dim: int, num_classes: int,
-                     rng: np.random.Generator | None = None) -> None:
+        def __init__(
+            self, input_dim: int, hidden_dim: int, num_classes: int, rng: np.random.Generator | None = None
+        ) -> None:
             super().__init__()
             rng = np.random.default_rng() if rng is None else rng
             self.fc1, self.relu = linear(input_dim, hidden_dim, rng=rng), ReLU()
@@ -174,20 +178,39 @@ def one_gate(name: str) -> dict[str, Any]:
     record = records[0]
     speed = record.get("speed") or record.get("too_slow") or {}
     loop = record.get("python_loop")
-    lines = (f"Python lines per step: {loop['lines'][0]} for {loop['rows'][0]} rows, {loop['lines'][1]} for "
-             f"{loop['rows'][1]} ({', '.join(loop['where'])})") if loop else ""
-    return {"passed": passed, "verdict": verdict.splitlines()[0], "wall": time.perf_counter() - wall,
-            "cpu": time.process_time() - cpu, "slowdown": speed.get("slowdown"), "lines": lines}
+    lines = (
+        (
+            f"Python lines per step: {loop['lines'][0]} for {loop['rows'][0]} rows, {loop['lines'][1]} for "
+            f"{loop['rows'][1]} ({', '.join(loop['where'])})"
+        )
+        if loop
+        else ""
+    )
+    return {
+        "passed": passed,
+        "verdict": verdict.splitlines()[0],
+        "wall": time.perf_counter() - wall,
+        "cpu": time.process_time() - cpu,
+        "slowdown": speed.get("slowdown"),
+        "lines": lines,
+    }
 
 
 def run_child(name: str) -> dict[str, Any]:
     """One gate in a fresh process, on one BLAS thread as in the worker."""
     env = {**os.environ, "OPENBLAS_NUM_THREADS": "1"}
-    done = subprocess.run([sys.executable, __file__, "--one", name], capture_output=True, text=True, env=env,
-                          check=False)
+    done = subprocess.run(
+        [sys.executable, __file__, "--one", name], capture_output=True, text=True, env=env, check=False
+    )
     if done.returncode != 0:
-        return {"passed": False, "verdict": f"CRASHED: {done.stderr.strip().splitlines()[-1:]}", "wall": float("nan"),
-                "cpu": float("nan"), "slowdown": None, "lines": ""}
+        return {
+            "passed": False,
+            "verdict": f"CRASHED: {done.stderr.strip().splitlines()[-1:]}",
+            "wall": float("nan"),
+            "cpu": float("nan"),
+            "slowdown": None,
+            "lines": "",
+        }
     return json.loads(done.stdout.strip().splitlines()[-1])
 
 
@@ -210,11 +233,16 @@ def spread(values: list[float], digits: int = 1) -> str:
 
 def table(rows: list[dict[str, Any]]) -> None:
     """One Markdown row per variant and machine state; wall × reference compares medians in the same state."""
-    print("| variant | machine | verdict (n) | gate wall s | gate CPU s | wall × reference | slowdown measured "
-          "| message |")
+    print(
+        "| variant | machine | verdict (n) | gate wall s | gate CPU s | wall × reference | slowdown measured "
+        "| message |"
+    )
     print("| --- | --- | --- | --- | --- | --- | --- | --- |")
-    reference = {row["condition"]: statistics.median(r["wall"] for r in row["results"])
-                 for row in rows if row["name"] == "reference"}
+    reference = {
+        row["condition"]: statistics.median(r["wall"] for r in row["results"])
+        for row in rows
+        if row["name"] == "reference"
+    }
     for row in rows:
         results = row["results"]
         verdicts = "/".join(sorted({"pass" if r["passed"] else "FAIL" for r in results}))
@@ -222,9 +250,11 @@ def table(rows: list[dict[str, Any]]) -> None:
         slowdowns = [r["slowdown"] for r in results if r["slowdown"] is not None]
         measured = f"{spread(slowdowns)}×" if slowdowns else results[-1]["lines"]
         message = results[-1]["verdict"].replace("|", "/")
-        print(f"| {VARIANTS[row['name']][1]} | {row['condition']} | {verdicts} ({len(results)}) | {spread(walls)} "
-              f"| {spread(cpus)} | {statistics.median(walls) / reference[row['condition']]:.2f} | {measured} "
-              f"| {message[:90]}{'…' if len(message) > 90 else ''} |")
+        print(
+            f"| {VARIANTS[row['name']][1]} | {row['condition']} | {verdicts} ({len(results)}) | {spread(walls)} "
+            f"| {spread(cpus)} | {statistics.median(walls) / reference[row['condition']]:.2f} | {measured} "
+            f"| {message[:90]}{'…' if len(message) > 90 else ''} |"
+        )
 
 
 def main() -> None:
@@ -233,8 +263,9 @@ def main() -> None:
     parser.add_argument("--variants", nargs="+", default=list(DEFAULT), choices=list(VARIANTS))
     parser.add_argument("--repeats", type=int, default=1)
     parser.add_argument("--busy", type=int, default=4, help="spinning processes in the loaded runs (default 4)")
-    parser.add_argument("--busy-seconds", type=float, default=1800.0,
-                        help="each spinning process ends itself after this (default 1800)")
+    parser.add_argument(
+        "--busy-seconds", type=float, default=1800.0, help="each spinning process ends itself after this (default 1800)"
+    )
     args = parser.parse_args()
     if args.one:
         print(json.dumps(one_gate(args.one)))
@@ -255,8 +286,10 @@ def main() -> None:
         for process in busy:
             process.kill()
             process.wait()
-    print(f"date: {start}; {os.cpu_count()} cores; numpy {np.__version__}; load average (1 min) before idle runs "
-          f"{loads[0]:.1f}, after {loads[1]:.1f}; loaded runs: at start {loads[2]:.1f}, at end {loads[3]:.1f}\n")
+    print(
+        f"date: {start}; {os.cpu_count()} cores; numpy {np.__version__}; load average (1 min) before idle runs "
+        f"{loads[0]:.1f}, after {loads[1]:.1f}; loaded runs: at start {loads[2]:.1f}, at end {loads[3]:.1f}\n"
+    )
     table(rows)
 
 

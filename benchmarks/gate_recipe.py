@@ -10,6 +10,7 @@ trained by the gate's probe and judged by the gate's judge, in this process on o
 A recipe keeps the gate as strict as the 6-epoch one when the solution's worst accuracy stays well above the
 97 % threshold (the kit asks for at least 97.5 % on every secret).
 """
+
 from __future__ import annotations
 
 import argparse
@@ -29,10 +30,12 @@ def reference_mlp() -> type:
     from autograder.probe.run import load_answer
 
     notebook = json.loads((REPO / "solutions" / "mlp" / "mlp.ipynb").read_text())
-    cells = [{"grade_id": c["metadata"]["nbgrader"]["grade_id"], "source": "".join(c["source"])}
-             for c in notebook["cells"]
-             if c.get("metadata", {}).get("nbgrader", {}).get("grade_id") in ("setup", "linear", "relu",
-                                                                             "cross_entropy", "sgd", "mlp")]
+    cells = [
+        {"grade_id": c["metadata"]["nbgrader"]["grade_id"], "source": "".join(c["source"])}
+        for c in notebook["cells"]
+        if c.get("metadata", {}).get("nbgrader", {}).get("grade_id")
+        in ("setup", "linear", "relu", "cross_entropy", "sgd", "mlp")
+    ]
     namespace, errors = load_answer(cells)
     assert not errors, errors
     return namespace["MLP"]
@@ -41,8 +44,9 @@ def reference_mlp() -> type:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--secrets", type=int, default=12)
-    parser.add_argument("--recipes", nargs="+", default=["0.15,0.15,0.15,0.15,0.15,0.03", "0.15,0.15,0.03",
-                                                         "0.15,0.03"])
+    parser.add_argument(
+        "--recipes", nargs="+", default=["0.15,0.15,0.15,0.15,0.15,0.03", "0.15,0.15,0.03", "0.15,0.03"]
+    )
     args = parser.parse_args()
     from autograder.judge import inputs, mnist_gate, secret
     from autograder.probe import gate
@@ -61,12 +65,17 @@ def main() -> None:
             records = gate.mnist_accuracy(MLP, gate_inputs)
             seconds.append(time.perf_counter() - start)
             accuracies.append(mnist_gate.test_accuracy(records[0]["trained"]))
-            print(f"  {recipe} secret {k}: {100 * accuracies[-1]:.2f} % in {seconds[-1]:.1f} s", file=sys.stderr,
-                  flush=True)
+            print(
+                f"  {recipe} secret {k}: {100 * accuracies[-1]:.2f} % in {seconds[-1]:.1f} s",
+                file=sys.stderr,
+                flush=True,
+            )
         steps = len(rates) * -(-inputs.GATE_TRAIN_SIZE // inputs.GATE_BATCH)
-        print(f"| {recipe} | {steps:,} | {100 * min(accuracies):.2f}–{100 * max(accuracies):.2f} % "
-              f"({100 * statistics.median(accuracies):.2f} %), {len(accuracies)} | {statistics.median(seconds):.1f} |",
-              flush=True)
+        print(
+            f"| {recipe} | {steps:,} | {100 * min(accuracies):.2f}–{100 * max(accuracies):.2f} % "
+            f"({100 * statistics.median(accuracies):.2f} %), {len(accuracies)} | {statistics.median(seconds):.1f} |",
+            flush=True,
+        )
 
 
 if __name__ == "__main__":

@@ -8,6 +8,7 @@ Each row builds a fresh course, submits the reference solution and a correct var
 (einsum for every product, float64 arithmetic), grades it with the kit's command, and prints both totals,
 the command's exit status and the wall time.
 """
+
 from __future__ import annotations
 
 import argparse
@@ -64,12 +65,18 @@ def download_cache(folder: Path):
 def inside_repository(folder: Path):
     """The course is the repository itself (README's instructor guide), graded in a scratch copy of it."""
     copy = folder / "repo"
-    shutil.copytree(REPO, copy, ignore=shutil.ignore_patterns(".venv", ".git", "demo", "submitted", "autograded",
-                                                              "feedback", "gradebook.db", ".kit-graded"))
+    shutil.copytree(
+        REPO,
+        copy,
+        ignore=shutil.ignore_patterns(
+            ".venv", ".git", "demo", "submitted", "autograded", "feedback", "gradebook.db", ".kit-graded"
+        ),
+    )
     for student, kind in STUDENTS.items():
         text = (REPO / "solutions" / "mlp" / "mlp.ipynb").read_text()
         if kind != "reference":
             from gradingkit import einsum_float64
+
             text = einsum_float64(text)
         (copy / "submitted" / student / "mlp").mkdir(parents=True)
         (copy / "submitted" / student / "mlp" / "mlp.ipynb").write_text(text)
@@ -97,8 +104,10 @@ def ordinary_user(folder: Path):
 
 def loaded(folder: Path):
     """Four busy processes on the machine while grading (load about 5 on 2 cores)."""
-    spinners = [subprocess.Popen([sys.executable, "-c", "import time\nend = time.time() + 1800\nwhile time.time() < end: pass"])
-                for _ in range(4)]
+    spinners = [
+        subprocess.Popen([sys.executable, "-c", "import time\nend = time.time() + 1800\nwhile time.time() < end: pass"])
+        for _ in range(4)
+    ]
     try:
         return absolute_config(folder)
     finally:

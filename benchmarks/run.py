@@ -7,6 +7,7 @@ Usage (from anywhere; MNIST_DIR must point at the four MNIST .gz files)::
 Prints one Markdown table; each figure is the median of several repetitions
 measured in this run (min-max in the next column). Not a unit test.
 """
+
 from __future__ import annotations
 
 import argparse
@@ -35,10 +36,9 @@ SOURCE = REPO / "source" / "mlp"
 if str(SOURCE) not in sys.path:
     sys.path.insert(0, str(SOURCE))  # nn_core, nn_checks, mnist_data: as the notebook's kernel sees them
 
-from mnist_data import load_mnist, to_vectors
-
-from autograder import registry
-from autograder.cli import classroom
+from autograder import registry  # noqa: E402
+from autograder.cli import classroom  # noqa: E402
+from mnist_data import load_mnist, to_vectors  # noqa: E402
 
 SEED, HIDDEN, BATCH, LR = 0, 256, 128, 0.1
 WARMUP_STEPS = 10
@@ -71,10 +71,14 @@ class Row:
 def load_reference() -> SimpleNamespace:
     """The kit's reference classes, made by executing the solution cells of source/mlp/mlp.ipynb (never a copy)."""
     notebook = json.loads((SOURCE / "mlp.ipynb").read_text())
-    cells = {c["metadata"].get("nbgrader", {}).get("grade_id"): "".join(c["source"]) for c in notebook["cells"] if c["cell_type"] == "code"}
+    cells = {
+        c["metadata"].get("nbgrader", {}).get("grade_id"): "".join(c["source"])
+        for c in notebook["cells"]
+        if c["cell_type"] == "code"
+    }
     namespace: dict[str, Any] = {"__name__": "mlp_reference"}
-    for grade_id in registry.answer_cells():
-        exec(compile(cells[grade_id], f"mlp.ipynb[{grade_id}]", "exec"), namespace)  # noqa: S102 (the kit's own notebook)
+    for grade_id in registry.answer_cells():  # exec: the kit's own notebook
+        exec(compile(cells[grade_id], f"mlp.ipynb[{grade_id}]", "exec"), namespace)  # noqa: S102
     return SimpleNamespace(**{name: namespace[name] for name in registry.answers().values()})
 
 
@@ -100,16 +104,24 @@ def run_tool(command: list[str], cwd: Path, env: dict[str, str] | None = None) -
     """Run a command; raise with the tail of its output if it fails."""
     result = subprocess.run(command, cwd=cwd, env=env or tool_env(), check=False, capture_output=True, text=True)
     if result.returncode != 0:
-        raise RuntimeError(f"`{' '.join(command)}` failed in {cwd} (exit {result.returncode}):\n{result.stdout[-3000:]}\n{result.stderr[-3000:]}")
+        raise RuntimeError(
+            f"`{' '.join(command)}` failed in {cwd} (exit {result.returncode}):\n{result.stdout[-3000:]}\n"
+            f"{result.stderr[-3000:]}"
+        )
 
 
 def header(settings: Settings) -> str:
     """Date, machine, Python, NumPy's BLAS and PyTorch's, as threadpoolctl and torch report them."""
-    blas = [f"{i['internal_api']} {i['version']} ({i.get('architecture', '?')}, {i['num_threads']} threads by default, {Path(i['filepath']).name})"
-            for i in threadpool_info() if i["user_api"] == "blas"]
+    blas = [
+        f"{i['internal_api']} {i['version']} ({i.get('architecture', '?')}, {i['num_threads']} threads by default, "
+        f"{Path(i['filepath']).name})"
+        for i in threadpool_info()
+        if i["user_api"] == "blas"
+    ]
     lines = [
         f"date: {datetime.datetime.now().astimezone():%Y-%m-%d %H:%M %Z}",
-        f"machine: {platform.machine()}, {os.cpu_count()} cores ({len(os.sched_getaffinity(0))} usable), load average {load_average()}",
+        f"machine: {platform.machine()}, {os.cpu_count()} cores ({len(os.sched_getaffinity(0))} usable), load average "
+        f"{load_average()}",
         f"kit: {kit_version()} at {REPO}",
         f"python {platform.python_version()}, numpy {np.__version__}; numpy BLAS: {'; '.join(blas) or 'none found'}",
     ]
@@ -117,7 +129,10 @@ def header(settings: Settings) -> str:
         import torch
 
         torch_blas = re.search(r"BLAS_INFO=(\w+)", torch.__config__.show())
-        lines.append(f"torch {torch.__version__}, BLAS {torch_blas.group(1) if torch_blas else '?'}, {torch.get_num_threads()} threads by default")
+        lines.append(
+            f"torch {torch.__version__}, BLAS {torch_blas.group(1) if torch_blas else '?'}, {torch.get_num_threads()} "
+            "threads by default"
+        )
     except ImportError:
         lines.append("torch: not installed (.venv/bin/pip install -e '.[bench]')")
     lines.append(f"settings: {settings}")
@@ -131,7 +146,9 @@ def progress(message: str) -> None:
 
 def kit_version() -> str:
     """``git describe --always --dirty`` of the measured tree ('unknown' outside a git checkout)."""
-    result = subprocess.run(["git", "describe", "--always", "--dirty"], cwd=REPO, check=False, capture_output=True, text=True)
+    result = subprocess.run(
+        ["git", "describe", "--always", "--dirty"], cwd=REPO, check=False, capture_output=True, text=True
+    )
     return result.stdout.strip() or "unknown"
 
 
@@ -150,7 +167,7 @@ def reference_epoch(ref: SimpleNamespace, x: np.ndarray, y: np.ndarray, order: n
     loss_fn, optimizer = ref.CrossEntropyLoss(), ref.SGD(model.parameters(), lr=LR)
     start = time.perf_counter()
     for i in range(0, len(order), BATCH):
-        batch = order[i:i + BATCH]
+        batch = order[i : i + BATCH]
         loss_fn(model(x[batch]), y[batch])
         optimizer.zero_grad()
         model.backward(loss_fn.backward())
@@ -174,7 +191,7 @@ def torch_epoch(ref: SimpleNamespace, x: np.ndarray, y: np.ndarray, order: np.nd
     xt, yt, order_t = torch.from_numpy(x), torch.from_numpy(y), torch.from_numpy(order)
     start = time.perf_counter()
     for i in range(0, len(order_t), BATCH):
-        batch = order_t[i:i + BATCH]
+        batch = order_t[i : i + BATCH]
         loss = F.cross_entropy(model(xt[batch]), yt[batch])
         optimizer.zero_grad()
         loss.backward()
@@ -187,7 +204,8 @@ def accuracy(predict: Callable[[np.ndarray], np.ndarray], x: np.ndarray, y: np.n
 
 
 def measure_epoch(ref: SimpleNamespace, data, settings: Settings, threads: int) -> list[Row]:
-    """Reference and torch epochs alternated (AB BA ...), each after a short warm-up, with the same threads, data order and initial weights."""
+    """Reference and torch epochs alternated (AB BA ...), each after a short warm-up, with the same threads, data order
+    and initial weights."""
     import torch
 
     x, y = to_vectors(data.train_images), data.train_labels.astype(np.int64)
@@ -201,21 +219,33 @@ def measure_epoch(ref: SimpleNamespace, data, settings: Settings, threads: int) 
     try:
         with threadpool_limits(limits=threads):  # NumPy's OpenBLAS and torch's OpenMP alike
             for r in range(settings.repeats):
-                for name in (("reference", "torch") if r % 2 == 0 else ("torch", "reference")):
-                    runners[name](ref, x, y, order[: WARMUP_STEPS * BATCH])  # untimed: wakes this framework's threads and caches
+                for name in ("reference", "torch") if r % 2 == 0 else ("torch", "reference"):
+                    runners[name](
+                        ref, x, y, order[: WARMUP_STEPS * BATCH]
+                    )  # untimed: wakes this framework's threads and caches
                     seconds, models[name] = runners[name](ref, x, y, order)
                     times[name].append(seconds)
             with torch.no_grad():
-                acc = {"reference": accuracy(lambda a: np.asarray(models["reference"](a)), x_test, y_test),
-                       "torch": accuracy(lambda a: models["torch"](torch.from_numpy(a)).numpy(), x_test, y_test)}
+                acc = {
+                    "reference": accuracy(lambda a: np.asarray(models["reference"](a)), x_test, y_test),
+                    "torch": accuracy(lambda a: models["torch"](torch.from_numpy(a)).numpy(), x_test, y_test),
+                }
     finally:
         torch.set_num_threads(previous)
     label = f"{threads} thread{'s' if threads > 1 else ''}"
     what = f"{len(order):,} images, batch {BATCH}, 784-{HIDDEN}-10, float32, SGD lr {LR}"
     ratio = statistics.median(times["reference"]) / statistics.median(times["torch"])
     return [
-        Row(f"epoch, reference classes ({label})", times["reference"], note=f"{what}; test accuracy {acc['reference']:.2%}"),
-        Row(f"epoch, torch.nn ({label})", times["torch"], note=f"same data order and initial weights; test accuracy {acc['torch']:.2%}"),
+        Row(
+            f"epoch, reference classes ({label})",
+            times["reference"],
+            note=f"{what}; test accuracy {acc['reference']:.2%}",
+        ),
+        Row(
+            f"epoch, torch.nn ({label})",
+            times["torch"],
+            note=f"same data order and initial weights; test accuracy {acc['torch']:.2%}",
+        ),
         Row(f"epoch ratio reference/torch ({label})", None, f"{ratio:.2f}", "ratio of the medians; goal ≤ 1.0"),
     ]
 
@@ -226,7 +256,8 @@ def measure_epoch(ref: SimpleNamespace, data, settings: Settings, threads: int) 
 
 
 def measure_gate(ref: SimpleNamespace, data, settings: Settings) -> list[Row]:
-    """The hidden MNIST gate on the reference MLP, in one process: its probe trains (one BLAS thread), its judge measures accuracy."""
+    """The hidden MNIST gate on the reference MLP, in one process: its probe trains (one BLAS thread), its judge
+    measures accuracy."""
     from autograder.judge.checks import judge
     from autograder.judge.inputs import inputs_for
     from autograder.probe.gate import mnist_accuracy
@@ -249,9 +280,12 @@ def measure_gate(ref: SimpleNamespace, data, settings: Settings) -> list[Row]:
     seconds = repeat(once, settings.repeats)
     load = stopwatch(load_mnist)
     return [
-        Row("MNIST gate: probe (training) + judge (accuracy)", seconds,
+        Row(
+            "MNIST gate: probe (training) + judge (accuracy)",
+            seconds,
             note=f"{epochs} epoch{'s' if epochs > 1 else ''}, batch {inputs['batch']}, 1 BLAS thread; training alone "
-                 f"{statistics.median(training):.1f} s; {verdicts[-1]}{' (full recipe: 6 epochs)' if epochs < 6 else ''}"),
+            f"{statistics.median(training):.1f} s; {verdicts[-1]}{' (full recipe: 6 epochs)' if epochs < 6 else ''}",
+        ),
         Row("MNIST gate: load_mnist (also part of the gate)", [load], note="one measurement"),
     ]
 
@@ -291,10 +325,27 @@ def floor_course(destination: Path) -> Path:
 
     (destination / "source" / "floor").mkdir(parents=True)
     (destination / "nbgrader_config.py").write_text(
-        'c = get_config()  # noqa: F821\nc.CourseDirectory.course_id = "floor"\nc.Autograde.create_student = True\n')
-    notebook = nbformat.v4.new_notebook(metadata={"kernelspec": {"display_name": "Python 3 (ipykernel)", "language": "python", "name": "python3"}})
-    notebook.cells.append(nbformat.v4.new_code_cell("assert 1 + 1 == 2", metadata={"nbgrader": {
-        "grade": True, "grade_id": "test_floor", "locked": True, "points": 1, "schema_version": 3, "solution": False, "task": False}}))
+        'c = get_config()  # noqa: F821\nc.CourseDirectory.course_id = "floor"\nc.Autograde.create_student = True\n'
+    )
+    notebook = nbformat.v4.new_notebook(
+        metadata={"kernelspec": {"display_name": "Python 3 (ipykernel)", "language": "python", "name": "python3"}}
+    )
+    notebook.cells.append(
+        nbformat.v4.new_code_cell(
+            "assert 1 + 1 == 2",
+            metadata={
+                "nbgrader": {
+                    "grade": True,
+                    "grade_id": "test_floor",
+                    "locked": True,
+                    "points": 1,
+                    "schema_version": 3,
+                    "solution": False,
+                    "task": False,
+                }
+            },
+        )
+    )
     nbformat.write(notebook, destination / "source" / "floor" / "floor.ipynb")
     classroom.nbgrader(destination, "generate_assignment", "floor", "--force")
     folder = destination / "submitted" / "student" / "floor"
@@ -314,9 +365,22 @@ def measure_autograde(pristine: Path, work: Path, settings: Settings) -> list[Ro
         empty.append(autograde(floor, "floor", "student"))
     kit_marks, floor_marks = marks(course), marks(floor, "floor")
     return [
-        Row("autograde: one correct mlp submission", kit, note=f"nbgrader autograde mlp --student X --force; {kit_marks}"),
-        Row("autograde: floor (one-cell notebook, one trivial test)", empty, note=f"separate minimal course; {floor_marks}"),
-        Row("autograde: kit cost above the floor", None, f"{statistics.median(kit) - statistics.median(empty):.1f} s", "difference of the medians"),
+        Row(
+            "autograde: one correct mlp submission",
+            kit,
+            note=f"nbgrader autograde mlp --student X --force; {kit_marks}",
+        ),
+        Row(
+            "autograde: floor (one-cell notebook, one trivial test)",
+            empty,
+            note=f"separate minimal course; {floor_marks}",
+        ),
+        Row(
+            "autograde: kit cost above the floor",
+            None,
+            f"{statistics.median(kit) - statistics.median(empty):.1f} s",
+            "difference of the medians",
+        ),
     ]
 
 
@@ -338,9 +402,24 @@ def measure_class(pristine: Path, work: Path, settings: Settings) -> list[Row]:
     sequential = grade(1)
     sequential_marks = marks(course)
     parallel = grade(2)
-    return [Row(f"class: {n} submissions, autograder grade --jobs 1", sequential, note=f"{per_minute(sequential)}; {sequential_marks} each"),
-            Row(f"class: {n} submissions, autograder grade --jobs 2", parallel, note=f"{per_minute(parallel)}; {marks(course)} each"),
-            Row("class: speed-up of --jobs 2", None, f"{statistics.median(sequential) / statistics.median(parallel):.2f}x", "ratio of the medians")]
+    return [
+        Row(
+            f"class: {n} submissions, autograder grade --jobs 1",
+            sequential,
+            note=f"{per_minute(sequential)}; {sequential_marks} each",
+        ),
+        Row(
+            f"class: {n} submissions, autograder grade --jobs 2",
+            parallel,
+            note=f"{per_minute(parallel)}; {marks(course)} each",
+        ),
+        Row(
+            "class: speed-up of --jobs 2",
+            None,
+            f"{statistics.median(sequential) / statistics.median(parallel):.2f}x",
+            "ratio of the medians",
+        ),
+    ]
 
 
 # ----------------------------------------------------------------------------
@@ -366,18 +445,37 @@ def measure_run_all(pristine: Path, work: Path, settings: Settings) -> list[Row]
     solved_student_notebook(folder / classroom.NOTEBOOK, folder / classroom.NOTEBOOK)
     env = tool_env()
     env.pop("NBGRADER_EXECUTION", None)  # the training cell runs only outside grading
-    command = [sys.executable, "-m", "jupyter", "nbconvert", "--to", "notebook", "--execute", "--ExecutePreprocessor.timeout=1800",
-               "--output", "executed.ipynb", classroom.NOTEBOOK]
+    command = [
+        sys.executable,
+        "-m",
+        "jupyter",
+        "nbconvert",
+        "--to",
+        "notebook",
+        "--execute",
+        "--ExecutePreprocessor.timeout=1800",
+        "--output",
+        "executed.ipynb",
+        classroom.NOTEBOOK,
+    ]
 
     def once() -> float:
         return stopwatch(lambda: run_tool(command, folder, env))
 
     seconds = repeat(once, settings.slow_repeats)
     executed = json.loads((folder / "executed.ipynb").read_text())
-    printed = "".join("".join(o.get("text", "")) for c in executed["cells"] if c["cell_type"] == "code" for o in c.get("outputs", []))
+    printed = "".join(
+        "".join(o.get("text", "")) for c in executed["cells"] if c["cell_type"] == "code" for o in c.get("outputs", [])
+    )
     epochs = re.findall(r"epoch \d+: .*test accuracy ([\d.]+%)", printed)
-    return [Row("student Run All of the solved notebook", seconds,
-                note=f"nbconvert --execute, hidden tests cut out, default threads; training cell printed {len(epochs)} epochs, last test accuracy {epochs[-1] if epochs else '?'}")]
+    return [
+        Row(
+            "student Run All of the solved notebook",
+            seconds,
+            note="nbconvert --execute, hidden tests cut out, default threads; "
+            f"training cell printed {len(epochs)} epochs, last test accuracy {epochs[-1] if epochs else '?'}",
+        )
+    ]
 
 
 # ----------------------------------------------------------------------------
@@ -398,11 +496,19 @@ def table(rows: list[Row]) -> str:
 
 def parse_args(argv: list[str] | None = None) -> tuple[Settings, set[str]]:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--quick", action="store_true", help="a check of the script: 100 steps per epoch, 1-epoch gate, 2 students, 1 nbgrader repetition")
+    parser.add_argument(
+        "--quick",
+        action="store_true",
+        help="a check of the script: 100 steps per epoch, 1-epoch gate, 2 students, 1 nbgrader repetition",
+    )
     parser.add_argument("--repeats", type=int, help="repetitions of the in-process rows (default 5, quick 3)")
-    parser.add_argument("--slow-repeats", type=int, help="repetitions of the nbgrader and notebook rows (default 3, quick 1)")
+    parser.add_argument(
+        "--slow-repeats", type=int, help="repetitions of the nbgrader and notebook rows (default 3, quick 1)"
+    )
     parser.add_argument("--students", type=int, help="submissions for class throughput (default 6, quick 2)")
-    parser.add_argument("--threads", type=int, nargs="+", default=[1, 2], help="thread counts for the epoch comparison (default 1 2)")
+    parser.add_argument(
+        "--threads", type=int, nargs="+", default=[1, 2], help="thread counts for the epoch comparison (default 1 2)"
+    )
     parser.add_argument("--only", nargs="+", choices=ROWS, default=list(ROWS), help="measure only these rows")
     args = parser.parse_args(argv)
     quick = args.quick
@@ -434,14 +540,21 @@ def main(argv: list[str] | None = None) -> None:
         try:
             import torch  # noqa: F401
         except ImportError:
-            sys.exit("PyTorch is needed for the epoch comparison: .venv/bin/pip install -e '.[bench]' (or leave out the epoch row with --only)")
+            sys.exit(
+                "PyTorch is needed for the epoch comparison: .venv/bin/pip install -e '.[bench]' (or leave out the "
+                "epoch row with --only)"
+            )
     print(header(settings), flush=True)
     ref = load_reference()
     data = load_mnist()
     rows: list[Row] = []
     if "epoch" in only:
         for threads in settings.threads:
-            measure(rows, f"epoch, reference vs torch, {threads} thread(s)", lambda t=threads: measure_epoch(ref, data, settings, t))
+            measure(
+                rows,
+                f"epoch, reference vs torch, {threads} thread(s)",
+                lambda t=threads: measure_epoch(ref, data, settings, t),
+            )
     if "gate" in only:
         measure(rows, "MNIST gate", lambda: measure_gate(ref, data, settings))
     if only & {"autograde", "class", "runall"}:
@@ -450,9 +563,17 @@ def main(argv: list[str] | None = None) -> None:
             progress("generating a course (nbgrader generate_assignment, generate_solution)")
             pristine = classroom.new_course(work / "pristine")
             if "autograde" in only:
-                measure(rows, "autograde: one submission and the floor course", lambda: measure_autograde(pristine, work, settings))
+                measure(
+                    rows,
+                    "autograde: one submission and the floor course",
+                    lambda: measure_autograde(pristine, work, settings),
+                )
             if "class" in only:
-                measure(rows, f"class throughput, {settings.students} submissions", lambda: measure_class(pristine, work, settings))
+                measure(
+                    rows,
+                    f"class throughput, {settings.students} submissions",
+                    lambda: measure_class(pristine, work, settings),
+                )
             if "runall" in only:
                 measure(rows, "student Run All", lambda: measure_run_all(pristine, work, settings))
     print(f"\nload average at the end: {load_average()}\n")

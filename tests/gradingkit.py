@@ -1,4 +1,6 @@
-"""Small courses graded as an instructor would: a course folder anywhere, its own nbgrader_config.py, the grade command."""
+"""Small courses graded as an instructor would: a course folder anywhere, its own nbgrader_config.py, the grade
+command."""
+
 from __future__ import annotations
 
 import json
@@ -24,8 +26,11 @@ c.CourseDirectory.course_id = {course_id!r}
 
 
 EINSUM_FLOAT64 = (
-    Edit("linear", "return x @ self.W + self.b",
-         'return np.einsum("bi,io->bo", np.asarray(x, np.float64), np.asarray(self.W, np.float64)) + self.b'),
+    Edit(
+        "linear",
+        "return x @ self.W + self.b",
+        'return np.einsum("bi,io->bo", np.asarray(x, np.float64), np.asarray(self.W, np.float64)) + self.b',
+    ),
     Edit("linear", "self.W.grad = x.T @ grad", 'self.W.grad = np.einsum("bi,bo->io", np.asarray(x, np.float64), grad)'),
     Edit("linear", "self.b.grad = grad.sum(axis=0)", 'self.b.grad = np.einsum("bo->o", grad)'),
     Edit("linear", "return grad @ self.W.T", 'return np.einsum("bo,io->bi", grad, np.asarray(self.W, np.float64))'),
@@ -45,23 +50,41 @@ def make_course(folder: Path, course_id: str, extra: str = "", students: dict[st
     """
     folder.mkdir(parents=True, exist_ok=True)
     (folder / "nbgrader_config.py").write_text(CONFIG.format(course_id=course_id, extra=extra))
-    shutil.copytree(REPO / "source", folder / "source", ignore=shutil.ignore_patterns("__pycache__", ".ipynb_checkpoints"))
+    shutil.copytree(
+        REPO / "source", folder / "source", ignore=shutil.ignore_patterns("__pycache__", ".ipynb_checkpoints")
+    )
     classroom.nbgrader(folder, "generate_assignment", classroom.ASSIGNMENT, "--force")
     solution = (REPO / "solutions" / classroom.ASSIGNMENT / classroom.NOTEBOOK).read_text()
-    texts = {"reference": solution, "einsum_float64": einsum_float64(solution),
-             "release": (folder / "release" / classroom.ASSIGNMENT / classroom.NOTEBOOK).read_text()}
+    texts = {
+        "reference": solution,
+        "einsum_float64": einsum_float64(solution),
+        "release": (folder / "release" / classroom.ASSIGNMENT / classroom.NOTEBOOK).read_text(),
+    }
     for student, kind in (students or {"reference_student": "reference"}).items():
         classroom.submit(folder, student, texts[kind])
     return folder
 
 
-def grade(course: Path, *args: str, env: dict[str, str] | None = None, user: list[str] | None = None,
-          python: str = sys.executable, timeout: float = 1200) -> subprocess.CompletedProcess:
+def grade(
+    course: Path,
+    *args: str,
+    env: dict[str, str] | None = None,
+    user: list[str] | None = None,
+    python: str = sys.executable,
+    timeout: float = 1200,
+) -> subprocess.CompletedProcess:
     """``python -m autograder grade mlp ARGS`` in the course folder, as the instructor would type it."""
     environment = {k: v for k, v in os.environ.items() if k not in ("MNIST_DIR", "MLP_GRADER_SECRET")}
     environment.update(env or {})
-    return subprocess.run([*(user or []), python, "-m", "autograder", "grade", classroom.ASSIGNMENT, *args], cwd=course,
-                          env=environment, capture_output=True, text=True, timeout=timeout, check=False)
+    return subprocess.run(
+        [*(user or []), python, "-m", "autograder", "grade", classroom.ASSIGNMENT, *args],
+        cwd=course,
+        env=environment,
+        capture_output=True,
+        text=True,
+        timeout=timeout,
+        check=False,
+    )
 
 
 def totals(course: Path) -> dict[str, float]:

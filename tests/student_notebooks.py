@@ -3,6 +3,7 @@
 Each is the release with some answer cells taken from the solution (and, for ``wrong_dw``, dW transposed), in a
 folder of its own next to the released helpers, as a student has it.
 """
+
 from __future__ import annotations
 
 import json
@@ -32,8 +33,9 @@ def solution_source(grade_id: str) -> str:
     """The solution's answer cell, without nbgrader's solution markers (as a student would write it)."""
     cells = json.loads(SOLUTION.read_text())["cells"]
     source = "".join(next(c for c in cells if _grade_id(c) == grade_id)["source"])
-    return "\n".join(line for line in source.splitlines() if "### BEGIN SOLUTION" not in line
-                     and "### END SOLUTION" not in line)
+    return "\n".join(
+        line for line in source.splitlines() if "### BEGIN SOLUTION" not in line and "### END SOLUTION" not in line
+    )
 
 
 def student_notebook(state: str, folder: Path, release: Path = RELEASE) -> Path:

@@ -4,6 +4,7 @@
 ``EXPECTED`` lists, under every secret, and every cause its messages name is its true cause. The mistake catalogue
 and its correct variants are graded the same way, so cause-naming precision and recall are measured on both.
 """
+
 from __future__ import annotations
 
 import sys
@@ -14,7 +15,6 @@ import pytest
 
 sys.path.insert(0, str(Path(__file__).resolve().parent / "corpus"))
 import grading  # noqa: E402
-
 from autograder import registry  # noqa: E402
 from catalogue.mistakes import MISTAKES, VARIANTS, Mistake  # noqa: E402
 
@@ -82,16 +82,20 @@ def _precision_recall(kind: str) -> dict:
 
 def test_cause_naming_precision_is_100_percent_and_recall_at_least_80_percent_on_the_corpus() -> None:
     score = _precision_recall("corpus")
-    print(f"corpus: precision {score['precision']:.0%} ({score['right']}/{score['named']}), "
-          f"recall {score['recall']:.0%} ({score['right']}/{score['failures']})")
+    print(
+        f"corpus: precision {score['precision']:.0%} ({score['right']}/{score['named']}), "
+        f"recall {score['recall']:.0%} ({score['right']}/{score['failures']})"
+    )
     assert score["wrong"] == [] and score["precision"] == 1.0
     assert score["recall"] >= 0.8
 
 
 def test_cause_naming_precision_is_100_percent_on_the_catalogue() -> None:
     score = _precision_recall("catalogue")
-    print(f"catalogue: precision {score['precision']:.0%} ({score['right']}/{score['named']}), "
-          f"recall {score['recall']:.0%} ({score['right']}/{score['failures']})")
+    print(
+        f"catalogue: precision {score['precision']:.0%} ({score['right']}/{score['named']}), "
+        f"recall {score['recall']:.0%} ({score['right']}/{score['failures']})"
+    )
     assert score["wrong"] == [] and score["precision"] == 1.0
 
 

@@ -1,16 +1,18 @@
-"""MNIST is found once, on the trusted side, wherever the instructor put it, and every sandbox gets its absolute path."""
+"""MNIST is found once, on the trusted side, wherever the instructor put it, and every sandbox gets its absolute
+path."""
+
 from __future__ import annotations
 
 import hashlib
 from pathlib import Path
 
 import pytest
-from gradingkit import MNIST, REPO
 from traitlets.config import Config
 
 from autograder.faults import GraderFault
 from autograder.plugins.course_data import resolve_mnist
 from autograder.settings import KitGrading
+from gradingkit import MNIST, REPO
 
 HELPERS = REPO / "release" / "mlp"
 
@@ -40,14 +42,16 @@ def test_a_relative_configured_folder_is_taken_from_the_course_not_the_current_f
 
 
 def test_a_relative_mnist_dir_variable_is_taken_from_the_folder_the_command_runs_in(
-        elsewhere: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    elsewhere: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     monkeypatch.chdir(elsewhere)
     monkeypatch.setenv("MNIST_DIR", "data/mnist")
     assert resolve_mnist(_kit(elsewhere), HELPERS) == MNIST
 
 
 def test_the_download_cache_is_used_and_handed_on_as_an_absolute_path(
-        elsewhere: Path, monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    elsewhere: Path, monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
     import mnist_data
 
     cache = tmp_path / "home" / ".cache" / "dl-notes" / "mnist"

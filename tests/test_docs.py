@@ -1,8 +1,10 @@
 """README.md tells the truth: CI runs its test command, and its points table matches the notebook."""
+
 import re
 
-from conftest import REPO
 from test_generated_files import check_points_table
+
+from conftest import REPO
 
 
 def _readme_commands() -> list[str]:

@@ -4,6 +4,7 @@ Same code cells, cell ids, grade ids and points; every markdown cell translated 
 but for ``nn_i18n.LANGUAGE``; every message the checks produce (public and hidden, on every catalogued mistake,
 every corpus submission and the stub) and every cause and formula they can name comes out in Chinese.
 """
+
 from __future__ import annotations
 
 import json
@@ -13,21 +14,26 @@ from functools import cache
 from pathlib import Path
 
 import pytest
+
 from conftest import REPO
 
 sys.path.insert(0, str(REPO / "tests" / "corpus"))
 import grading  # noqa: E402
 import nn_diagnosis  # noqa: E402
 import nn_public  # noqa: E402
-from nn_checks import CheckFailed  # noqa: E402
-from nn_i18n import ZH, translate  # noqa: E402
-
 from autograder.cli import edition
 from autograder.judge import linear, loss, mlp, mnist_gate, relu, sgd  # noqa: E402
 from catalogue.mistakes import MISTAKES  # noqa: E402
+from nn_checks import CheckFailed  # noqa: E402
+from nn_i18n import ZH, translate  # noqa: E402
 
-PUBLIC = {"Linear": nn_public.check_linear, "ReLU": nn_public.check_relu, "CrossEntropyLoss": nn_public.check_cross_entropy,
-          "SGD": nn_public.check_sgd, "MLP": nn_public.check_mlp}
+PUBLIC = {
+    "Linear": nn_public.check_linear,
+    "ReLU": nn_public.check_relu,
+    "CrossEntropyLoss": nn_public.check_cross_entropy,
+    "SGD": nn_public.check_sgd,
+    "MLP": nn_public.check_mlp,
+}
 
 
 def untranslated(text: str) -> list[str]:
@@ -58,7 +64,9 @@ def test_both_editions_have_the_same_code_grade_ids_and_points() -> None:
         if en["cell_type"] == "code":
             assert "".join(en["source"]) == "".join(zh["source"]), f"code cell {en['id']} differs"
         else:
-            assert "".join(en["source"]) != "".join(zh["source"]) and re.search(r"[\u4e00-\u9fff]", "".join(zh["source"]))
+            assert "".join(en["source"]) != "".join(zh["source"]) and re.search(
+                r"[\u4e00-\u9fff]", "".join(zh["source"])
+            )
     for name in ("nn_core.py", "nn_checks.py", "nn_diagnosis.py", "nn_public.py", "mnist_data.py"):
         assert (REPO / "source" / "mlp" / name).read_bytes() == (REPO / "source" / "mlp_zh" / name).read_bytes(), name
     i18n = (REPO / "source" / "mlp_zh" / "nn_i18n.py").read_text()
@@ -116,8 +124,11 @@ def _messages() -> tuple[str, ...]:
     """Every message of the public and hidden checks on the stub, each catalogued mistake and each corpus file."""
     codes = {m.name: grading.catalogue_code(m.edits) for m in MISTAKES} | grading.corpus()
     release = json.loads((REPO / "release" / "mlp" / "mlp.ipynb").read_text())["cells"]
-    codes["stub"] = "\n\n".join("".join(c["source"]) for c in release
-                                if c.get("metadata", {}).get("nbgrader", {}).get("grade_id") in grading.ANSWER_CELLS)
+    codes["stub"] = "\n\n".join(
+        "".join(c["source"])
+        for c in release
+        if c.get("metadata", {}).get("nbgrader", {}).get("grade_id") in grading.ANSWER_CELLS
+    )
     messages = set()
     with grading.secret(grading.SECRETS[0]):
         for name, code in codes.items():
@@ -137,7 +148,8 @@ def test_every_message_of_the_checks_comes_out_in_chinese() -> None:
     assert len(messages) > 100
     missing = {m: translate(m, "zh") for m in messages if untranslated(translate(m, "zh"))}
     assert not missing, "messages without a full translation (add their pieces to nn_i18n.ZH):\n" + "\n\n".join(
-        f"{m}\n-> {t}" for m, t in list(missing.items())[:5])
+        f"{m}\n-> {t}" for m, t in list(missing.items())[:5]
+    )
 
 
 def test_english_stays_the_default_and_untouched() -> None:

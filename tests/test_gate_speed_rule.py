@@ -4,6 +4,7 @@ Python loops over the batch are found by counting lines, not by timing; the
 timed rule compares CPU-time ratios measured alternately in one process, so no
 assertion here depends on how busy the machine is.
 """
+
 from __future__ import annotations
 
 import json
@@ -18,14 +19,14 @@ import pytest
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO / "source" / "mlp"))  # the assignment's helper modules, as the worker sees them
 
+from autograder.cli.classroom import Edit, apply_edits  # noqa: E402
 from autograder.judge import mnist_gate  # noqa: E402
 from autograder.judge.checks import judge  # noqa: E402
 from autograder.judge.inputs import inputs_for  # noqa: E402
-from autograder.cli.classroom import Edit, apply_edits  # noqa: E402
-from catalogue.mistakes import MISTAKES, VARIANTS  # noqa: E402
 from autograder.probe import gate  # noqa: E402
 from autograder.probe.core import CheckTimeout  # noqa: E402
 from autograder.probe.run import load_answer  # noqa: E402
+from catalogue.mistakes import MISTAKES, VARIANTS  # noqa: E402
 
 CELLS = ("setup", "linear", "relu", "cross_entropy", "sgd", "mlp")
 FLOAT64_PARAMETERS = (
@@ -39,20 +40,35 @@ CORRECT: dict[str, tuple[Edit, ...]] = {
 }
 LOOPS: dict[str, tuple[tuple[Edit, ...], str]] = {  # name -> (edits, the function the message must name)
     "linear_python_loops": (next(m.edits for m in MISTAKES if m.name == "linear_python_loops"), "Linear.forward"),
-    "per_sample_forward": ((Edit("linear", "return x @ self.W + self.b",
-                                 "return np.stack([row @ self.W for row in x]) + self.b"),), "Linear.forward"),
-    "per_sample_dw": ((Edit("linear", "self.W.grad = x.T @ grad",
-                            "self.W.grad = sum(np.outer(x[i], grad[i]) for i in range(len(x)))"),), "Linear.backward"),
-    "relu_per_entry": ((Edit("relu", "return np.maximum(x, 0)",
-                             "return np.array([[max(v, 0) for v in row] for row in x], x.dtype)"),), "ReLU.forward"),
+    "per_sample_forward": (
+        (Edit("linear", "return x @ self.W + self.b", "return np.stack([row @ self.W for row in x]) + self.b"),),
+        "Linear.forward",
+    ),
+    "per_sample_dw": (
+        (
+            Edit(
+                "linear",
+                "self.W.grad = x.T @ grad",
+                "self.W.grad = sum(np.outer(x[i], grad[i]) for i in range(len(x)))",
+            ),
+        ),
+        "Linear.backward",
+    ),
+    "relu_per_entry": (
+        (Edit("relu", "return np.maximum(x, 0)", "return np.array([[max(v, 0) for v in row] for row in x], x.dtype)"),),
+        "ReLU.forward",
+    ),
 }
 
 
 def mlp_class(edits: tuple[Edit, ...]) -> type:
     """The MLP of the solution notebook with ``edits``, its cells compiled as the worker compiles them."""
     notebook = json.loads(apply_edits((REPO / "solutions" / "mlp" / "mlp.ipynb").read_text(), edits))
-    cells = [{"grade_id": c["metadata"]["nbgrader"]["grade_id"], "source": "".join(c["source"])}
-             for c in notebook["cells"] if c.get("metadata", {}).get("nbgrader", {}).get("grade_id") in CELLS]
+    cells = [
+        {"grade_id": c["metadata"]["nbgrader"]["grade_id"], "source": "".join(c["source"])}
+        for c in notebook["cells"]
+        if c.get("metadata", {}).get("nbgrader", {}).get("grade_id") in CELLS
+    ]
     namespace, errors = load_answer(cells)
     assert not errors, errors
     return namespace["MLP"]
@@ -66,8 +82,13 @@ def small_gate(monkeypatch: pytest.MonkeyPatch, **override: Any) -> dict[str, An
     monkeypatch.setattr(gate, "load_mnist", lambda: SimpleNamespace(train_images=images, train_labels=labels))
     monkeypatch.setattr(mnist_gate, "test_accuracy", lambda params: 0.98)
     inputs = inputs_for("mnist_accuracy")
-    return {**inputs, "orders": [rng.permutation(len(images))], "learning_rates": [0.15], "speed_window": 20,
-            **override}
+    return {
+        **inputs,
+        "orders": [rng.permutation(len(images))],
+        "learning_rates": [0.15],
+        "speed_window": 20,
+        **override,
+    }
 
 
 def run_gate(MLP: type, inputs: dict[str, Any]) -> tuple[str, dict[str, Any]]:

@@ -1,4 +1,5 @@
 """release/ and solutions/ are generated from source/ and contain what they should, and nothing more."""
+
 from __future__ import annotations
 
 import json
@@ -6,16 +7,18 @@ import re
 from pathlib import Path
 
 import pytest
-from conftest import REPO
 
-from autograder.cli import classroom
 from autograder import registry
+from autograder.cli import classroom
+from conftest import REPO
 
 GENERATED = ("release", "solutions")
 
 
 def _files(root: Path) -> dict[str, Path]:
-    return {str(p.relative_to(root)): p for p in sorted(root.rglob("*")) if p.is_file() and "__pycache__" not in p.parts}
+    return {
+        str(p.relative_to(root)): p for p in sorted(root.rglob("*")) if p.is_file() and "__pycache__" not in p.parts
+    }
 
 
 def _cells(path: Path) -> list[dict]:
@@ -38,12 +41,15 @@ EDITIONS = ("mlp", "mlp_zh")
 def test_committed_folder_matches_a_fresh_generation(course: Path, folder: str) -> None:
     for assignment in EDITIONS[1:]:  # the course fixture generates mlp; the other editions only here
         if not (course / folder / assignment).exists():
-            classroom.nbgrader(course, "generate_assignment" if folder == "release" else "generate_solution", assignment,
-                               "--force")
+            classroom.nbgrader(
+                course, "generate_assignment" if folder == "release" else "generate_solution", assignment, "--force"
+            )
     fresh, committed = _files(course / folder), _files(REPO / folder)
     verb = "generate_assignment" if folder == "release" else "generate_solution"
     command = " && ".join(f"nbgrader {verb} {a} --force" for a in EDITIONS)
-    assert sorted(committed) == sorted(fresh), f"{folder}/ has other files than a fresh generation: run `{command}` and commit"
+    assert sorted(committed) == sorted(fresh), (
+        f"{folder}/ has other files than a fresh generation: run `{command}` and commit"
+    )
     for name, path in fresh.items():
         if name.endswith(".ipynb"):
             same = json.loads(path.read_text()) == json.loads(committed[name].read_text())
@@ -55,20 +61,35 @@ def test_committed_folder_matches_a_fresh_generation(course: Path, folder: str) 
 def test_release_has_no_solution_and_no_hidden_test_code() -> None:
     release = REPO / "release" / classroom.ASSIGNMENT
     text = "\n".join(p.read_text() for p in release.rglob("*") if p.is_file() and p.suffix in (".py", ".ipynb"))
-    for marker in ("BEGIN SOLUTION", "END SOLUTION", "BEGIN HIDDEN TESTS", "autograder", "1ae287373328993a4b3c76daec8bbe62"):
+    for marker in (
+        "BEGIN SOLUTION",
+        "END SOLUTION",
+        "BEGIN HIDDEN TESTS",
+        "autograder",
+        "1ae287373328993a4b3c76daec8bbe62",
+    ):
         assert marker not in text, f"release/ contains {marker!r}"
     answers = [c for c in _cells(release / classroom.NOTEBOOK) if _nbgrader(c).get("solution")]
     assert {_nbgrader(c)["grade_id"] for c in answers} == {"linear", "relu", "cross_entropy", "sgd", "mlp"}
     code = "\n".join(_source(c) for c in _cells(release / classroom.NOTEBOOK) if c["cell_type"] == "code")
-    for snippet in ("x.T @ grad", "grad.sum(axis=0)", "self.ctx[\"probs\"]", "p -= self.lr * p.grad", "self.fc2.backward(grad)"):
+    for snippet in (
+        "x.T @ grad",
+        "grad.sum(axis=0)",
+        'self.ctx["probs"]',
+        "p -= self.lr * p.grad",
+        "self.fc2.backward(grad)",
+    ):
         assert snippet not in code, f"release/ still contains solution code {snippet!r}"
     stubs = sum(_source(c).count("raise NotImplementedError()") for c in answers)
     assert stubs == 9, f"expected 9 stubbed methods (2 Linear, 2 ReLU, 2 CrossEntropyLoss, 1 SGD, 2 MLP), found {stubs}"
 
 
 def test_hidden_test_cells_are_one_quiet_call_each() -> None:
-    cells = [c for c in _cells(REPO / "source" / classroom.ASSIGNMENT / classroom.NOTEBOOK)
-             if _nbgrader(c).get("grade") and _nbgrader(c)["grade_id"].startswith("test_")]
+    cells = [
+        c
+        for c in _cells(REPO / "source" / classroom.ASSIGNMENT / classroom.NOTEBOOK)
+        if _nbgrader(c).get("grade") and _nbgrader(c)["grade_id"].startswith("test_")
+    ]
     assert {_nbgrader(c)["grade_id"] for c in cells} == {check.cell for check in registry.CHECKS}
     for cell in cells:
         hidden = re.search(r"### BEGIN HIDDEN TESTS\n(.*)\n### END HIDDEN TESTS", _source(cell), re.S)
@@ -79,8 +100,11 @@ def test_hidden_test_cells_are_one_quiet_call_each() -> None:
 
 def test_public_check_cells_are_short_locked_zero_point_autograded_cells() -> None:
     """nbgrader's Validate fails a 0-point test cell that raised: so it reports a failed public check."""
-    cells = [c for c in _cells(REPO / "release" / classroom.ASSIGNMENT / classroom.NOTEBOOK)
-             if _source(c).startswith("# Public checks for ")]
+    cells = [
+        c
+        for c in _cells(REPO / "release" / classroom.ASSIGNMENT / classroom.NOTEBOOK)
+        if _source(c).startswith("# Public checks for ")
+    ]
     assert [_nbgrader(c).get("grade_id") for c in cells] == [f"public_{p}" for p in registry.answers()]
     for cell, (part, name) in zip(cells, registry.answers().items(), strict=True):
         meta = _nbgrader(cell)
@@ -89,21 +113,33 @@ def test_public_check_cells_are_short_locked_zero_point_autograded_cells() -> No
         assert len(_source(cell).splitlines()) <= 4 and max(len(line) for line in _source(cell).splitlines()) <= 100
 
 
-TABLE_ROWS = {"`Linear`": "linear", "`ReLU`": "relu", "`CrossEntropyLoss`": "cross_entropy", "`SGD`": "sgd", "`MLP`": "mlp", "MNIST": "mnist"}
+TABLE_ROWS = {
+    "`Linear`": "linear",
+    "`ReLU`": "relu",
+    "`CrossEntropyLoss`": "cross_entropy",
+    "`SGD`": "sgd",
+    "`MLP`": "mlp",
+    "MNIST": "mnist",
+}
 
 
 def check_points_table(where: str, text: str) -> None:
     """The markdown table `| part | cells with points | total |` agrees with the notebook's metadata."""
     cells = _cells(REPO / "source" / classroom.ASSIGNMENT / classroom.NOTEBOOK)
     points = {_nbgrader(c)["grade_id"]: _nbgrader(c)["points"] for c in cells if _nbgrader(c).get("grade")}
-    rows = {label: (detail.strip(), int(total)) for label, detail, total in re.findall(r"^\| (.+?) \|(.*?)\| \**(\d+)\** \|$", text, re.M)}
+    rows = {
+        label: (detail.strip(), int(total))
+        for label, detail, total in re.findall(r"^\| (.+?) \|(.*?)\| \**(\d+)\** \|$", text, re.M)
+    }
     assert set(TABLE_ROWS) | {"**total**"} <= set(rows), f"{where}: points table rows {sorted(rows)}"
     for label, part in TABLE_ROWS.items():
         test_cells = registry.cells_of_part(part)
         detail, total = rows[label]
         assert total == sum(points[c] for c in test_cells), f"{where}: {label} total {total}"
         if part != "mnist":
-            assert [int(n) for n in re.findall(r"\d+", detail)] == [points[c] for c in test_cells], f"{where}: {label} split {detail}"
+            assert [int(n) for n in re.findall(r"\d+", detail)] == [points[c] for c in test_cells], (
+                f"{where}: {label} split {detail}"
+            )
     assert rows["**total**"][1] == sum(points.values()) == 100
 
 

@@ -1,6 +1,8 @@
 """The shared checks compute correct finite differences and fail with messages that explain."""
+
 import numpy as np
 import pytest
+
 from nn_checks import FD_TOLERANCE, check_array, check_close, check_gradient, check_shape, numerical_gradient
 
 
@@ -19,12 +21,18 @@ def test_check_close_names_expected_value_actual_value_and_index() -> None:
     with pytest.raises(AssertionError) as error:
         check_close("thing", actual, expected, hint="the cause")
     message = str(error.value)
-    assert "thing: expected 3 at index (1, 0)" in message and "got 5" in message and "Likely cause: the cause" in message
+    assert (
+        "thing: expected 3 at index (1, 0)" in message and "got 5" in message and "Likely cause: the cause" in message
+    )
 
 
 @pytest.mark.parametrize(
     ("value", "fragment"),
-    [(None, "expected a NumPy array, got NoneType"), (np.array([1, 2]), "floating-point dtype"), (np.array([np.nan, 1.0]), "NaN/inf")],
+    [
+        (None, "expected a NumPy array, got NoneType"),
+        (np.array([1, 2]), "floating-point dtype"),
+        (np.array([np.nan, 1.0]), "NaN/inf"),
+    ],
 )
 def test_check_array_rejects_missing_integer_and_non_finite_values(value, fragment: str) -> None:
     with pytest.raises(AssertionError, match=fragment):

@@ -1,5 +1,7 @@
 """The given building blocks behave as the notebook says."""
+
 import numpy as np
+
 from nn_core import Module, Optimizer, Parameter
 
 

@@ -3,6 +3,7 @@
 Untrusted side: ``autograder/probe/`` (runs in the sandboxed worker) and the course's helper modules in
 ``source/mlp/`` (run in the student's kernel). Fast tier: reads source files and starts one plain interpreter.
 """
+
 from __future__ import annotations
 
 import ast
@@ -28,14 +29,19 @@ def _imports(path: Path) -> list[tuple[int, str, int]]:
         if isinstance(node, ast.Import):
             found += [(node.lineno, alias.name, 0) for alias in node.names]
         elif isinstance(node, ast.ImportFrom):
-            found += [(node.lineno, f"{node.module or ''}.{alias.name}".lstrip("."), node.level) for alias in node.names]
+            found += [
+                (node.lineno, f"{node.module or ''}.{alias.name}".lstrip("."), node.level) for alias in node.names
+            ]
     return found
 
 
 @pytest.mark.parametrize("path", UNTRUSTED, ids=lambda p: str(p.relative_to(REPO)))
 def test_untrusted_code_imports_only_the_standard_library_numpy_and_the_course_helpers(path: Path) -> None:
-    wrong = [f"line {line}: {'.' * level}{module}" for line, module, level in _imports(path) if level > 1 or (
-             level == 0 and module.split(".")[0] not in {*sys.stdlib_module_names, *UNTRUSTED_MAY_IMPORT})]
+    wrong = [
+        f"line {line}: {'.' * level}{module}"
+        for line, module, level in _imports(path)
+        if level > 1 or (level == 0 and module.split(".")[0] not in {*sys.stdlib_module_names, *UNTRUSTED_MAY_IMPORT})
+    ]
     assert not wrong, f"{path.relative_to(REPO)} is on the untrusted side but imports {wrong}"
 
 
@@ -46,8 +52,13 @@ def test_the_probes_load_in_a_folder_without_the_grader(tmp_path: Path) -> None:
         shutil.copy(helper, tmp_path)
     modules = sorted(f"probe.{path.stem}" for path in (PACKAGE / "probe").glob("*.py") if path.stem != "__init__")
     code = f"import sys; import {', '.join(modules)}; print([m for m in sys.modules if m.startswith('autograder')])"
-    done = subprocess.run([sys.executable, "-I", "-c", f"import sys; sys.path.insert(0, {str(tmp_path)!r}); {code}"],
-                          cwd=tmp_path, capture_output=True, text=True, check=False)
+    done = subprocess.run(
+        [sys.executable, "-I", "-c", f"import sys; sys.path.insert(0, {str(tmp_path)!r}); {code}"],
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        check=False,
+    )
     assert done.returncode == 0, done.stderr
     assert done.stdout.strip() == "[]"
 
@@ -60,7 +71,11 @@ def test_every_package_says_what_runs_where_and_what_it_may_import(package: str)
 
 
 def test_the_grader_does_not_depend_on_the_command_line() -> None:
-    wrong = [f"{path.relative_to(REPO)}:{line}" for path in PACKAGE.rglob("*.py")
-             if "cli" not in path.relative_to(PACKAGE).parts and path.name != "__main__.py"
-             for line, module, _ in _imports(path) if module.startswith("autograder.cli")]
+    wrong = [
+        f"{path.relative_to(REPO)}:{line}"
+        for path in PACKAGE.rglob("*.py")
+        if "cli" not in path.relative_to(PACKAGE).parts and path.name != "__main__.py"
+        for line, module, _ in _imports(path)
+        if module.startswith("autograder.cli")
+    ]
     assert not wrong

@@ -1,4 +1,5 @@
 """Drive stock nbgrader on a course directory: used by the demo class and by the kit's tests."""
+
 from __future__ import annotations
 
 import json
@@ -19,9 +20,14 @@ def nbgrader(course: Path, *args: str) -> subprocess.CompletedProcess:
     env = dict(os.environ)
     # nbgrader calls its own scripts (alembic) by name: put this environment's bin first.
     env["PATH"] = os.pathsep.join([str(Path(sys.executable).parent), env.get("PATH", "")])
-    result = subprocess.run([sys.executable, "-m", "nbgrader", *args], cwd=course, env=env, capture_output=True, text=True)
+    result = subprocess.run(
+        [sys.executable, "-m", "nbgrader", *args], cwd=course, env=env, capture_output=True, text=True
+    )
     if result.returncode != 0:
-        raise RuntimeError(f"`nbgrader {' '.join(args)}` failed in {course} (exit {result.returncode}):\n{result.stdout}\n{result.stderr}")
+        raise RuntimeError(
+            f"`nbgrader {' '.join(args)}` failed in {course} (exit {result.returncode}):\n{result.stdout}\n"
+            f"{result.stderr}"
+        )
     return result
 
 
@@ -29,7 +35,9 @@ def new_course(destination: Path) -> Path:
     """A fresh course directory holding this repository's config and source, with release/ and solutions/ generated."""
     destination.mkdir(parents=True, exist_ok=True)
     shutil.copy(REPO / "nbgrader_config.py", destination)
-    shutil.copytree(REPO / "source", destination / "source", ignore=shutil.ignore_patterns("__pycache__", ".ipynb_checkpoints"))
+    shutil.copytree(
+        REPO / "source", destination / "source", ignore=shutil.ignore_patterns("__pycache__", ".ipynb_checkpoints")
+    )
     nbgrader(destination, "generate_assignment", ASSIGNMENT, "--force")
     nbgrader(destination, "generate_solution", ASSIGNMENT, "--force")
     return destination
@@ -57,7 +65,8 @@ def cell_grades(course: Path) -> dict[str, dict[str, CellGrade]]:
         for submission in gradebook.assignment_submissions(ASSIGNMENT):
             notebook = gradebook.find_submission_notebook(NOTEBOOK[: -len(".ipynb")], ASSIGNMENT, submission.student.id)
             grades[submission.student.id] = {
-                grade.name: CellGrade(float(grade.score), float(grade.max_score)) for grade in notebook.grades
+                grade.name: CellGrade(float(grade.score), float(grade.max_score))
+                for grade in notebook.grades
                 if grade.cell.cell_type == "code" and grade.name.startswith("test_")  # not the 0-point public checks
             }
     return grades
@@ -66,7 +75,7 @@ def cell_grades(course: Path) -> dict[str, dict[str, CellGrade]]:
 @dataclass(frozen=True)
 class Edit:
     cell: str  # grade_id of the answer cell
-    old: str   # must occur exactly once in that cell
+    old: str  # must occur exactly once in that cell
     new: str
 
 
@@ -80,6 +89,9 @@ def apply_edits(notebook_text: str, edits: tuple[Edit, ...]) -> str:
         cell = cells[edit.cell]
         source = "".join(cell["source"]) if isinstance(cell["source"], list) else cell["source"]
         if source.count(edit.old) != 1:
-            raise ValueError(f"cell {edit.cell!r}: {edit.old!r} occurs {source.count(edit.old)} times, expected once; update the catalogue to the solution")
+            raise ValueError(
+                f"cell {edit.cell!r}: {edit.old!r} occurs {source.count(edit.old)} times, expected once; update the "
+                "catalogue to the solution"
+            )
         cell["source"] = source.replace(edit.old, edit.new)
     return json.dumps(notebook, indent=1, ensure_ascii=False) + "\n"

@@ -7,6 +7,7 @@ release, ``carol`` the reference with one typical mistake (dW = Gᵀ X). The
 course directory (default ``demo/``, rebuilt each run) keeps the gradebook,
 autograded notebooks and HTML feedback for a look afterwards.
 """
+
 from __future__ import annotations
 
 import argparse
@@ -29,8 +30,14 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--dir", type=Path, default=classroom.REPO / "demo", help="course directory to (re)build")
     course = parser.parse_args(argv).dir.resolve()
     if course.exists():
-        if course in (classroom.REPO, *classroom.REPO.parents) or (course / ".git").exists() or not (course / "gradebook.db").exists():
-            raise SystemExit(f"{course} exists and is not an earlier demo course; choose another --dir (it is deleted and rebuilt).")
+        if (
+            course in (classroom.REPO, *classroom.REPO.parents)
+            or (course / ".git").exists()
+            or not (course / "gradebook.db").exists()
+        ):
+            raise SystemExit(
+                f"{course} exists and is not an earlier demo course; choose another --dir (it is deleted and rebuilt)."
+            )
         shutil.rmtree(course)
 
     print(f"Building the course in {course} (nbgrader generate_assignment, generate_solution) ...", flush=True)
@@ -44,8 +51,11 @@ def main(argv: list[str] | None = None) -> None:
     for student, (_, notebook) in students.items():
         classroom.submit(course, student, notebook)
 
-    print("Autograding alice, bob and carol (python -m autograder grade: nbgrader autograde in the sandbox, "
-          "every check verified outside the kernel, the MNIST gate trains each MLP) ...", flush=True)
+    print(
+        "Autograding alice, bob and carol (python -m autograder grade: nbgrader autograde in the sandbox, "
+        "every check verified outside the kernel, the MNIST gate trains each MLP) ...",
+        flush=True,
+    )
     start = time.perf_counter()
     try:
         results = grade.grade_class(course, classroom.ASSIGNMENT, classroom.NOTEBOOK, jobs=2, force=True)
@@ -62,12 +72,23 @@ def main(argv: list[str] | None = None) -> None:
     width = max(map(len, cells))
     print(f"\n{'test cell':<{width}}  " + "  ".join(f"{s:>6}" for s in students) + "     max")
     for cell in cells:
-        print(f"{cell:<{width}}  " + "  ".join(f"{grades[s][cell].score:6g}" for s in students) + f"  {grades['alice'][cell].max_score:6g}")
-    print(f"{'total':<{width}}  " + "  ".join(f"{sum(g.score for g in grades[s].values()):6g}" for s in students) + "     100")
+        print(
+            f"{cell:<{width}}  "
+            + "  ".join(f"{grades[s][cell].score:6g}" for s in students)
+            + f"  {grades['alice'][cell].max_score:6g}"
+        )
+    print(
+        f"{'total':<{width}}  "
+        + "  ".join(f"{sum(g.score for g in grades[s].values()):6g}" for s in students)
+        + "     100"
+    )
     print()
     for student, (what, _) in students.items():
         print(f"{student}: {what}")
-    print(f"\nGrades: {course / 'grades.csv'}\nFeedback: {course / 'feedback'}/<student>/{classroom.ASSIGNMENT}/{classroom.NOTEBOOK[:-6]}.html")
+    print(
+        f"\nGrades: {course / 'grades.csv'}\nFeedback: "
+        f"{course / 'feedback'}/<student>/{classroom.ASSIGNMENT}/{classroom.NOTEBOOK[:-6]}.html"
+    )
 
 
 if __name__ == "__main__":

@@ -1,8 +1,9 @@
 """Another language's edition of the assignment, generated from the English master (``source/mlp``).
 
-``python -m autograder edition zh`` writes ``source/mlp_zh/``: the master notebook (as ``mlp_zh.ipynb``) with each markdown cell replaced
-by its translation in ``i18n/mlp.zh.md`` (code cells, their ids, grade ids and points unchanged), and the master's
-helper modules, of which only ``nn_i18n.LANGUAGE`` differs (so the checks' messages come out in that language).
+``python -m autograder edition zh`` writes ``source/mlp_zh/``: the master notebook (as ``mlp_zh.ipynb``) with each
+markdown cell replaced by its translation in ``i18n/mlp.zh.md`` (code cells, their ids, grade ids and points
+unchanged), and the master's helper modules, of which only ``nn_i18n.LANGUAGE`` differs (so the checks' messages come
+out in that language).
 Build its release and solution as for ``mlp``: ``nbgrader generate_assignment mlp_zh --force``, then
 ``nbgrader generate_solution mlp_zh --force``; grade it with ``python -m autograder grade mlp_zh``.
 
@@ -10,6 +11,7 @@ A markdown cell with no translation, or whose English text changed since it was 
 which names it. ``--check`` only compares (exit 1 if ``source/mlp_zh`` is out of date); ``--stamp`` records the
 current English text of every translated cell as translated (after updating the translations).
 """
+
 from __future__ import annotations
 
 import argparse
@@ -43,8 +45,10 @@ def read_translations(language: str) -> dict[str, tuple[str | None, str]]:
     """Cell id -> (the SHA of the English text it translates, the translation)."""
     text = translations_file(language).read_text()
     found = list(SECTION.finditer(text))
-    return {m["id"]: (m["sha"], text[m.end():found[i + 1].start() if i + 1 < len(found) else len(text)].strip("\n"))
-            for i, m in enumerate(found)}
+    return {
+        m["id"]: (m["sha"], text[m.end() : found[i + 1].start() if i + 1 < len(found) else len(text)].strip("\n"))
+        for i, m in enumerate(found)
+    }
 
 
 def _source(cell: dict) -> str:
@@ -64,8 +68,10 @@ def problems(language: str) -> list[str]:
         if cell["id"] not in table:
             found.append(f"{where} has no translation in {translations_file(language).name}")
         elif table[cell["id"]][0] != english_sha(_source(cell)):
-            found.append(f"{where} changed since it was translated (or was never stamped): update its translation, "
-                         f"then run `python -m autograder edition {language} --stamp`")
+            found.append(
+                f"{where} changed since it was translated (or was never stamped): update its translation, "
+                f"then run `python -m autograder edition {language} --stamp`"
+            )
     ids = {c["id"] for c in cells if c["cell_type"] == "markdown"}
     found += [f"the translation of cell {i} matches no markdown cell of the master" for i in table if i not in ids]
     return found
@@ -96,12 +102,21 @@ def edition(language: str) -> dict[str, bytes]:
 
 def stamp(language: str) -> None:
     """Record the master's current English text of every translated cell as translated."""
-    cells = {c["id"]: _source(c) for c in json.loads((MASTER / NOTEBOOK).read_text())["cells"]
-             if c["cell_type"] == "markdown"}
+    cells = {
+        c["id"]: _source(c)
+        for c in json.loads((MASTER / NOTEBOOK).read_text())["cells"]
+        if c["cell_type"] == "markdown"
+    }
     path = translations_file(language)
     text = path.read_text()
-    path.write_text(SECTION.sub(lambda m: f"<!-- cell {m['id']} sha {english_sha(cells[m['id']])} -->\n"
-                                if m["id"] in cells else m.group(0), text))
+    path.write_text(
+        SECTION.sub(
+            lambda m: (
+                f"<!-- cell {m['id']} sha {english_sha(cells[m['id']])} -->\n" if m["id"] in cells else m.group(0)
+            ),
+            text,
+        )
+    )
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -122,15 +137,19 @@ def main(argv: list[str] | None = None) -> int:
     extra = sorted(p.name for p in target.glob("*") if p.is_file() and p.name not in files) if target.exists() else []
     if args.check:
         for name in stale + extra:
-            print(f"{target / name} is out of date: run `python -m autograder edition {args.language}`", file=sys.stderr)
+            print(
+                f"{target / name} is out of date: run `python -m autograder edition {args.language}`", file=sys.stderr
+            )
         return 1 if stale or extra else 0
     target.mkdir(exist_ok=True)
     for name in stale:
         (target / name).write_bytes(files[name])
     for name in extra:
         (target / name).unlink()
-    print(f"{target}: {len(stale)} file(s) written, {len(extra)} removed. Then: nbgrader generate_assignment "
-          f"mlp_{args.language} --force && nbgrader generate_solution mlp_{args.language} --force")
+    print(
+        f"{target}: {len(stale)} file(s) written, {len(extra)} removed. Then: nbgrader generate_assignment "
+        f"mlp_{args.language} --force && nbgrader generate_solution mlp_{args.language} --force"
+    )
     return 0
 
 

@@ -6,6 +6,7 @@ or an earlier hidden cell); a hidden cell whose check is gone is removed. Then r
 solutions (``nbgrader generate_assignment mlp --force``, ``nbgrader generate_solution mlp --force``) and the
 editions (``python -m autograder edition zh``). ``--check`` only compares: exit 1 if the notebook differs.
 """
+
 from __future__ import annotations
 
 import argparse
@@ -28,15 +29,24 @@ def _grade_id(cell: NotebookNode) -> str:
 def _new_cell(check: registry.Check) -> NotebookNode:
     cell = nbformat.v4.new_code_cell(registry.hidden_cell_source(check))
     cell.id = uuid.uuid4().hex[:8]
-    cell.metadata = {"nbgrader": {"grade": True, "grade_id": check.cell, "locked": True, "points": check.points,
-                                  "schema_version": 3, "solution": False, "task": False}}
+    cell.metadata = {
+        "nbgrader": {
+            "grade": True,
+            "grade_id": check.cell,
+            "locked": True,
+            "points": check.points,
+            "schema_version": 3,
+            "solution": False,
+            "task": False,
+        }
+    }
     return cell
 
 
 def _part_of(grade_id: str) -> str | None:
     """The part a cell belongs to: an answer cell, its public check, or a hidden cell."""
-    if grade_id.startswith("test_") and grade_id[len("test_"):] in registry.BY_NAME:
-        return registry.check(grade_id[len("test_"):]).part
+    if grade_id.startswith("test_") and grade_id[len("test_") :] in registry.BY_NAME:
+        return registry.check(grade_id[len("test_") :]).part
     name = grade_id.removeprefix("public_")
     return name if name in registry.parts() else None
 
@@ -72,8 +82,10 @@ def main(argv: list[str] | None = None) -> int:
         print(f"{args.notebook}: the hidden test cells match the registry.")
         return 0
     if args.check:
-        print(f"{args.notebook}: the hidden test cells differ from the registry: run `python -m autograder "
-              "hidden-cells`", file=sys.stderr)
+        print(
+            f"{args.notebook}: the hidden test cells differ from the registry: run `python -m autograder hidden-cells`",
+            file=sys.stderr,
+        )
         return 1
     args.notebook.write_text(new)
     print(f"{args.notebook}: hidden test cells written from the registry; now regenerate release/ and solutions/.")

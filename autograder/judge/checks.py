@@ -4,27 +4,32 @@
 recorded. ``run_here`` probes and judges in one process: for a maintainer trying a class by hand and for the
 kit's fast test tier; grading never does this.
 """
+
 from __future__ import annotations
 
 from typing import Any
 
-from nn_diagnosis import explain
-
 from autograder import registry
 from autograder.judge.inputs import inputs_for
 from autograder.probe.core import CheckTimeout
+from nn_diagnosis import explain
 
 
 def judge(check: str, inputs: dict[str, Any], outcome: dict[str, Any]) -> str | None:
-    """Judge what a probe gave (``outcome``: records, or why there are none); return a line to show, raise AssertionError."""
+    """Judge what a probe gave (``outcome``: records, or why there are none); return a line to show, raise
+    AssertionError."""
     if "timeout" in outcome:
         raise AssertionError(outcome["timeout"])
     if "missing_class" in outcome:
         name = outcome["missing_class"]
         errors = outcome.get("cell_errors", {})
         detail = "; ".join(f"cell {cell!r} raised {e['raised']}: {e['message']}" for cell, e in errors.items())
-        raise AssertionError(explain(f"{name}: expected the class from its answer cell, but it is not defined.",
-                                     detail or "the answer cell was deleted, renamed or its class renamed"))
+        raise AssertionError(
+            explain(
+                f"{name}: expected the class from its answer cell, but it is not defined.",
+                detail or "the answer cell was deleted, renamed or its class renamed",
+            )
+        )
     return registry.judge_of(check)(inputs, outcome["records"])
 
 

@@ -1,12 +1,13 @@
-"""Helpers of the trusted half of the checks: read what a probe recorded, failing with the student's error if it raised."""
+"""Helpers of the trusted half of the checks: read what a probe recorded, failing with the student's error if it
+raised."""
+
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from nn_diagnosis import explain_error
-
 from autograder.probe.core import is_raised
+from nn_diagnosis import explain_error
 
 VALUE_TOLERANCE = 1e-6
 """Accepted relative error against the reference (float64 inputs)."""
@@ -24,7 +25,9 @@ class Opaque:
         return self.text
 
 
-def got(record: dict[str, Any], key: str, what: str, formula: str = "", causes: Causes = (), cause: str | None = None) -> Any:
+def got(
+    record: dict[str, Any], key: str, what: str, formula: str = "", causes: Causes = (), cause: str | None = None
+) -> Any:
     """What the student's call gave under ``key``; an error it raised fails the check with its explanation."""
     if key not in record:
         raise AssertionError(f"{what}: the check stopped before this step.")
@@ -36,8 +39,11 @@ def got(record: dict[str, Any], key: str, what: str, formula: str = "", causes: 
     return value
 
 
-def judge_cases(cases: Sequence[dict[str, Any]], records: Sequence[dict[str, Any]],
-                judge_one: Callable[[dict[str, Any], dict[str, Any]], None]) -> None:
+def judge_cases(
+    cases: Sequence[dict[str, Any]],
+    records: Sequence[dict[str, Any]],
+    judge_one: Callable[[dict[str, Any], dict[str, Any]], None],
+) -> None:
     """Judge every case; fail with the first failure whose cause is identified, else the first failure.
 
     A small case can leave two mistakes indistinguishable (then no cause is named); a larger one may tell them apart.

@@ -7,6 +7,7 @@ The same function gives the same inputs to the probe in the kernel and in the
 sandboxed worker, and to the judge. They include B = 1, D_out = 1 and a
 square W (a transposed W then gives values, not a shape error).
 """
+
 from __future__ import annotations
 
 import math
@@ -28,11 +29,19 @@ def away_from_zero(rng: np.random.Generator, shape: tuple[int, ...], margin: flo
 
 def linear_cases(rng: np.random.Generator) -> Inputs:
     square = int(rng.integers(3, 7))
-    shapes = [(int(rng.integers(3, 8)), square, square), (1, int(rng.integers(2, 6)), int(rng.integers(2, 6))),
-              (int(rng.integers(3, 8)), int(rng.integers(2, 6)), 1), (int(rng.integers(8, 17)), int(rng.integers(5, 12)), int(rng.integers(3, 9)))]
+    shapes = [
+        (int(rng.integers(3, 8)), square, square),
+        (1, int(rng.integers(2, 6)), int(rng.integers(2, 6))),
+        (int(rng.integers(3, 8)), int(rng.integers(2, 6)), 1),
+        (int(rng.integers(8, 17)), int(rng.integers(5, 12)), int(rng.integers(3, 9))),
+    ]
     normal = rng.standard_normal
-    return {"cases": [{"x": normal((n, i)), "x_stale": normal((n, i)), "W": normal((i, o)), "b": normal(o), "g": normal((n, o))}
-                      for n, i, o in shapes]}
+    return {
+        "cases": [
+            {"x": normal((n, i)), "x_stale": normal((n, i)), "W": normal((i, o)), "b": normal(o), "g": normal((n, o))}
+            for n, i, o in shapes
+        ]
+    }
 
 
 def _relu_arrays(rng: np.random.Generator) -> list[np.ndarray]:
@@ -50,8 +59,17 @@ def relu_forward_cases(rng: np.random.Generator) -> Inputs:
 
 
 def relu_backward_cases(rng: np.random.Generator) -> Inputs:
-    return {"cases": [{"x": x, "x_stale": rng.standard_normal(x.shape), "g": rng.standard_normal(x.shape),
-                       "x_smooth": away_from_zero(rng, x.shape)} for x in _relu_arrays(rng)]}
+    return {
+        "cases": [
+            {
+                "x": x,
+                "x_stale": rng.standard_normal(x.shape),
+                "g": rng.standard_normal(x.shape),
+                "x_smooth": away_from_zero(rng, x.shape),
+            }
+            for x in _relu_arrays(rng)
+        ]
+    }
 
 
 def classification_cases(rng: np.random.Generator) -> Inputs:
@@ -60,7 +78,9 @@ def classification_cases(rng: np.random.Generator) -> Inputs:
     with each target 800 below its row's max (its probability underflows to 0), and ±1000 with random targets."""
     cases = []
     for batch, classes in [(1, int(rng.integers(3, 6))), (int(rng.integers(4, 9)), 2), (int(rng.integers(10, 20)), 10)]:
-        cases.append({"z": 3.0 * rng.standard_normal((batch, classes)), "y": rng.integers(0, classes, size=batch), "fd": True})
+        cases.append(
+            {"z": 3.0 * rng.standard_normal((batch, classes)), "y": rng.integers(0, classes, size=batch), "fd": True}
+        )
     near = rng.uniform(-1000.0, 1000.0, size=(5, 4))
     near[np.arange(5), rng.integers(0, 4, size=5)] = rng.uniform(750.0, 1000.0, size=5)  # exp overflows in every row
     y_near = rng.integers(0, 4, size=5)
@@ -82,9 +102,14 @@ def sgd_cases(rng: np.random.Generator) -> Inputs:
     shapes = [(4, 3), (3,), (2, 5), (1,), (5, 1)]
     cases = []
     for skipped in (0, len(shapes) // 2, len(shapes) - 1):
-        cases.append({"params": [rng.standard_normal(s).astype(np.float32) for s in shapes],
-                      "grads": [rng.standard_normal(s).astype(np.float32) for s in shapes],
-                      "skipped": skipped, "lr": float(rng.uniform(0.05, 0.5))})
+        cases.append(
+            {
+                "params": [rng.standard_normal(s).astype(np.float32) for s in shapes],
+                "grads": [rng.standard_normal(s).astype(np.float32) for s in shapes],
+                "skipped": skipped,
+                "lr": float(rng.uniform(0.05, 0.5)),
+            }
+        )
     return {"cases": cases, "steps": 2}
 
 
@@ -95,8 +120,12 @@ def _weights(rng: np.random.Generator, d_in: int, hidden: int, classes: int) -> 
 
 def mlp_forward_cases(rng: np.random.Generator) -> Inputs:
     sizes = [(1, 4, 6, 3), (int(rng.integers(3, 9)), 5, 7, 1), (int(rng.integers(9, 17)), 8, 10, 4)]
-    return {"cases": [{**_weights(rng, d_in, hidden, classes), "x": rng.standard_normal((batch, d_in))}
-                      for batch, d_in, hidden, classes in sizes]}
+    return {
+        "cases": [
+            {**_weights(rng, d_in, hidden, classes), "x": rng.standard_normal((batch, d_in))}
+            for batch, d_in, hidden, classes in sizes
+        ]
+    }
 
 
 def mlp_backward_cases(rng: np.random.Generator) -> Inputs:
@@ -128,11 +157,22 @@ GATE_WALL_SECONDS = 1200.0
 
 def gate_recipe(rng: np.random.Generator) -> Inputs:
     """The gate's recipe: He initialisation (biases 0) and one data order per epoch, from the grader's seed."""
-    init = [rng.standard_normal((784, GATE_HIDDEN)) * math.sqrt(2.0 / 784), np.zeros(GATE_HIDDEN),
-            rng.standard_normal((GATE_HIDDEN, 10)) * math.sqrt(2.0 / GATE_HIDDEN), np.zeros(10)]
-    return {"init": [a.astype(np.float32) for a in init], "orders": [rng.permutation(GATE_TRAIN_SIZE) for _ in GATE_LEARNING_RATES],
-            "learning_rates": list(GATE_LEARNING_RATES), "batch": GATE_BATCH, "hidden": GATE_HIDDEN,
-            "max_slowdown": GATE_MAX_SLOWDOWN, "speed_window": GATE_SPEED_WINDOW, "wall_seconds": GATE_WALL_SECONDS}
+    init = [
+        rng.standard_normal((784, GATE_HIDDEN)) * math.sqrt(2.0 / 784),
+        np.zeros(GATE_HIDDEN),
+        rng.standard_normal((GATE_HIDDEN, 10)) * math.sqrt(2.0 / GATE_HIDDEN),
+        np.zeros(10),
+    ]
+    return {
+        "init": [a.astype(np.float32) for a in init],
+        "orders": [rng.permutation(GATE_TRAIN_SIZE) for _ in GATE_LEARNING_RATES],
+        "learning_rates": list(GATE_LEARNING_RATES),
+        "batch": GATE_BATCH,
+        "hidden": GATE_HIDDEN,
+        "max_slowdown": GATE_MAX_SLOWDOWN,
+        "speed_window": GATE_SPEED_WINDOW,
+        "wall_seconds": GATE_WALL_SECONDS,
+    }
 
 
 def inputs_for(check: str) -> Inputs:

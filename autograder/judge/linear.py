@@ -1,15 +1,17 @@
-"""Judges of ``Linear``: Y = X W + b, dX = G Wᵀ, dW = Xᵀ G, db = Σ_i G_i, against the reference and finite differences."""
+"""Judges of ``Linear``: Y = X W + b, dX = G Wᵀ, dW = Xᵀ G, db = Σ_i G_i, against the reference and finite
+differences."""
+
 from __future__ import annotations
 
 from typing import Any
 
 import numpy as np
-from nn_checks import FD_TOLERANCE, check_array, check_dtype, check_shape, check_unchanged, numerical_gradient
-from nn_diagnosis import LINEAR_DB, LINEAR_DW, LINEAR_DX, LINEAR_FORWARD, Quantity
 
 from autograder.judge import reference
 from autograder.judge.common import VALUE_TOLERANCE, got, judge_cases
 from autograder.probe.core import is_raised
+from nn_checks import FD_TOLERANCE, check_array, check_dtype, check_shape, check_unchanged, numerical_gradient
+from nn_diagnosis import LINEAR_DB, LINEAR_DW, LINEAR_DX, LINEAR_FORWARD, Quantity
 
 KEEP_DTYPE = "a cast (astype, np.float32, ...) changed the precision; keep the dtype of x and of the parameters"
 GIVEN = "Linear.__init__ is given code: keep W of shape (in_features, out_features) and b of shape (out_features,)"
@@ -29,21 +31,27 @@ def _check_layer(case: dict[str, Any], record: dict[str, Any]) -> None:
 
 def judge_forward(inputs: dict[str, Any], records: list[dict[str, Any]]) -> None:
     """Values, shape and dtype of Y = X W + b; x is not modified; a float32 layer works too."""
+
     def one(case: dict[str, Any], record: dict[str, Any]) -> None:
         _check_layer(case, record)
         what = f"{_name(case)}: forward(x)"
         y = got(record, "y", what, LINEAR_FORWARD.formula)
-        LINEAR_FORWARD.check(what, y, reference.linear_forward(case["x"], case["W"], case["b"]), VALUE_TOLERANCE, **case)
+        LINEAR_FORWARD.check(
+            what, y, reference.linear_forward(case["x"], case["W"], case["b"]), VALUE_TOLERANCE, **case
+        )
         check_dtype(f"{what} for float64 x, W, b", y, np.float64, KEEP_DTYPE)
         check_unchanged(what, record["x_after"], case["x"])
         got(record, "fresh_layer", f"Linear{case['W'].shape}")
         y32 = got(record, "y32", f"{what} for a new float32 layer", LINEAR_FORWARD.formula)
         check_array(f"{what} for a new float32 layer", y32)
         check_shape(f"{what} for a new float32 layer", y32, (case["x"].shape[0], case["W"].shape[1]))
+
     judge_cases(inputs["cases"], records, one)
 
 
-_BACKWARD: dict[str, tuple[int, str, str, Quantity]] = {  # gradient -> (position in reference.linear_backward, record key, what, quantity)
+_BACKWARD: dict[
+    str, tuple[int, str, str, Quantity]
+] = {  # gradient -> (position in reference.linear_backward, record key, what, quantity)
     "x": (0, "dx", "dX returned by backward(grad)", LINEAR_DX),
     "W": (1, "W_grad", "W.grad after backward(grad)", LINEAR_DW),
     "b": (2, "b_grad", "b.grad after backward(grad)", LINEAR_DB),
@@ -53,13 +61,16 @@ _BACKWARD: dict[str, tuple[int, str, str, Quantity]] = {  # gradient -> (positio
 def _numeric(case: dict[str, Any], wrt: str) -> np.ndarray:
     """Finite differences of sum(Y * G) for the reference Y = X W + b, w.r.t. ``wrt`` in {"x", "W", "b"}."""
     arrays = {"x": case["x"].copy(), "W": case["W"].copy(), "b": case["b"].copy()}
-    return numerical_gradient(lambda: np.sum(reference.linear_forward(arrays["x"], arrays["W"], arrays["b"]) * case["g"]), arrays[wrt])
+    return numerical_gradient(
+        lambda: np.sum(reference.linear_forward(arrays["x"], arrays["W"], arrays["b"]) * case["g"]), arrays[wrt]
+    )
 
 
 def _judge_gradient(wrt: str, inputs: dict[str, Any], records: list[dict[str, Any]]) -> None:
     """One backward result on every case. One slip costs one cell: a forward that raised after saving its input,
     and (for W.grad and b.grad) a backward that stored the gradient and then raised, still get the gradient judged."""
     position, key, produced, quantity = _BACKWARD[wrt]
+
     def one(case: dict[str, Any], record: dict[str, Any]) -> None:
         _check_layer(case, record)
         name = _name(case)
@@ -72,11 +83,14 @@ def _judge_gradient(wrt: str, inputs: dict[str, Any], records: list[dict[str, An
                 got(record, "dx", f"{name}: backward(grad)", quantity.formula)
         result = record[key]
         what = f"{name}: {produced}"
-        quantity.check(what, result, reference.linear_backward(case["x"], case["W"], case["g"])[position], VALUE_TOLERANCE, **case)
+        quantity.check(
+            what, result, reference.linear_backward(case["x"], case["W"], case["g"])[position], VALUE_TOLERANCE, **case
+        )
         check_dtype(what, result, np.float64, KEEP_DTYPE)
         quantity.check(f"{what} (finite-difference check)", result, _numeric(case, wrt), FD_TOLERANCE, **case)
         if not backward_failed:
             check_unchanged(f"{name}: backward(grad)", record["g_after"], case["g"])
+
     judge_cases(inputs["cases"], records, one)
 
 

@@ -1,16 +1,23 @@
 """Judges of ``CrossEntropyLoss``: mean −log softmax(Z)[y], dZ = (softmax(Z) − onehot(y)) / B."""
+
 from __future__ import annotations
 
 from typing import Any
 
 import numpy as np
-from nn_checks import FD_TOLERANCE, check_unchanged, numerical_gradient
-from nn_diagnosis import CROSS_ENTROPY, CROSS_ENTROPY_GRAD, check_loss
 
 from autograder.judge import reference
 from autograder.judge.common import VALUE_TOLERANCE, got, judge_cases
+from nn_checks import FD_TOLERANCE, check_unchanged, numerical_gradient
+from nn_diagnosis import CROSS_ENTROPY, CROSS_ENTROPY_GRAD, check_loss
 
-TARGET_ERRORS = (("IndexError", "", "the targets index the wrong axis: y holds one class index per row, so pick entries with [np.arange(B), y]"),)
+TARGET_ERRORS = (
+    (
+        "IndexError",
+        "",
+        "the targets index the wrong axis: y holds one class index per row, so pick entries with [np.arange(B), y]",
+    ),
+)
 
 
 def _name(call: str, z: np.ndarray) -> str:
@@ -20,6 +27,7 @@ def _name(call: str, z: np.ndarray) -> str:
 def judge_forward(inputs: dict[str, Any], records: list[dict[str, Any]]) -> None:
     """The mean loss as a scalar, between the exact value and the value with an eps of at most 1e-7 in the log
     (``check_loss``, as in the public check), finite for huge logits, inputs not modified."""
+
     def one(case: dict[str, Any], record: dict[str, Any]) -> None:
         z, y = case["z"], case["y"]
         what = _name("forward(logits, targets)", z)
@@ -27,11 +35,13 @@ def judge_forward(inputs: dict[str, Any], records: list[dict[str, Any]]) -> None
         loss = got(record, "loss", what, CROSS_ENTROPY.formula, TARGET_ERRORS)
         check_loss(what, loss, reference.log_softmax(z)[np.arange(len(y)), y], VALUE_TOLERANCE, z=z, y=y)
         check_unchanged(what, record["z_after"], z)
+
     judge_cases(inputs["cases"], records, one)
 
 
 def judge_backward(inputs: dict[str, Any], records: list[dict[str, Any]]) -> None:
     """backward() returns dZ of shape (B, C) for the latest forward, against the reference and finite differences."""
+
     def one(case: dict[str, Any], record: dict[str, Any]) -> None:
         z, y = case["z"], case["y"]
         what = _name("backward()", z)
@@ -44,4 +54,5 @@ def judge_backward(inputs: dict[str, Any], records: list[dict[str, Any]]) -> Non
             z_fd = z.copy()
             numeric = numerical_gradient(lambda: reference.cross_entropy(z_fd, y), z_fd)
             CROSS_ENTROPY_GRAD.check(f"{what} (finite-difference check)", dz, numeric, FD_TOLERANCE, z=z, y=y)
+
     judge_cases(inputs["cases"], records, one)

@@ -4,17 +4,18 @@ The probe swaps stand-in layers into the student's MLP, so these judge the
 MLP's own code; a bug in the student's Linear or ReLU costs points there, not
 here. The stand-ins record the order of the calls, for the diagnosis.
 """
+
 from __future__ import annotations
 
 from typing import Any
 
 import numpy as np
-from nn_checks import FD_TOLERANCE, check_shape, check_unchanged, numerical_gradient
-from nn_diagnosis import MLP_BACKWARD, MLP_FORWARD, call_order_cause, check_parameters
 
 from autograder.judge import reference
 from autograder.judge.common import VALUE_TOLERANCE, got, judge_cases
 from autograder.probe.core import is_raised
+from nn_checks import FD_TOLERANCE, check_shape, check_unchanged, numerical_gradient
+from nn_diagnosis import MLP_BACKWARD, MLP_FORWARD, call_order_cause, check_parameters
 
 NAMES = ("W1", "b1", "W2", "b2")
 
@@ -40,18 +41,24 @@ def _order_cause(record: dict[str, Any], direction: str) -> str | None:
 
 def judge_forward(inputs: dict[str, Any], records: list[dict[str, Any]]) -> None:
     """forward gives fc2(relu(fc1(x))) and leaves x alone."""
+
     def one(case: dict[str, Any], record: dict[str, Any]) -> None:
         what = f"{_built(case, record)}.forward(x) for x of shape {case['x'].shape}"
         cause = _order_cause(record, "forward")
         logits = got(record, "logits", what, MLP_FORWARD.formula, cause=cause)
         weights = [case[n] for n in NAMES]
-        MLP_FORWARD.check(what, logits, reference.mlp_forward(case["x"], *weights), VALUE_TOLERANCE, cause=cause, **case)
+        MLP_FORWARD.check(
+            what, logits, reference.mlp_forward(case["x"], *weights), VALUE_TOLERANCE, cause=cause, **case
+        )
         check_unchanged(what, record["x_after"], case["x"])
+
     judge_cases(inputs["cases"], records, one)
 
 
 def judge_backward(inputs: dict[str, Any], records: list[dict[str, Any]]) -> None:
-    """backward(G) returns dX and fills every parameter's .grad, against the reference and finite differences of sum(MLP(x) * G)."""
+    """backward(G) returns dX and fills every parameter's .grad, against the reference and finite differences of
+    sum(MLP(x) * G)."""
+
     def one(case: dict[str, Any], record: dict[str, Any]) -> None:
         x, g, weights = case["x"], case["g"], [case[n] for n in NAMES]
         what = f"{_built(case, record)} with x of shape {x.shape}"
@@ -61,17 +68,34 @@ def judge_backward(inputs: dict[str, Any], records: list[dict[str, Any]]) -> Non
         dx = got(record, "dx", f"{what}: backward(grad)", MLP_BACKWARD.formula, cause=cause)
         check_unchanged(f"{what}: backward(grad)", record["g_after"], g)
         expected = reference.mlp_backward(x, *weights, g)
-        MLP_BACKWARD.check(f"{what}: dX returned by backward(grad)", dx, expected["x"], VALUE_TOLERANCE, cause=cause, **case)
+        MLP_BACKWARD.check(
+            f"{what}: dX returned by backward(grad)", dx, expected["x"], VALUE_TOLERANCE, cause=cause, **case
+        )
         grads = dict(zip(NAMES, record["grads"], strict=True))
         for name in NAMES:
-            MLP_BACKWARD.check(f"{what}: {name}.grad after backward(grad)", grads[name], expected[name], VALUE_TOLERANCE, cause=cause)
+            MLP_BACKWARD.check(
+                f"{what}: {name}.grad after backward(grad)", grads[name], expected[name], VALUE_TOLERANCE, cause=cause
+            )
         arrays = {"x": x.copy(), **{n: case[n].copy() for n in NAMES}}
 
         def loss() -> float:
             return float(np.sum(reference.mlp_forward(*(arrays[n] for n in ("x", *NAMES))) * g))
 
-        MLP_BACKWARD.check(f"{what}: dX (finite-difference check)", dx, numerical_gradient(loss, arrays["x"]), FD_TOLERANCE, cause=cause, **case)
+        MLP_BACKWARD.check(
+            f"{what}: dX (finite-difference check)",
+            dx,
+            numerical_gradient(loss, arrays["x"]),
+            FD_TOLERANCE,
+            cause=cause,
+            **case,
+        )
         for name in NAMES:
-            MLP_BACKWARD.check(f"{what}: {name}.grad (finite-difference check)", grads[name], numerical_gradient(loss, arrays[name]),
-                               FD_TOLERANCE, cause=cause)
+            MLP_BACKWARD.check(
+                f"{what}: {name}.grad (finite-difference check)",
+                grads[name],
+                numerical_gradient(loss, arrays[name]),
+                FD_TOLERANCE,
+                cause=cause,
+            )
+
     judge_cases(inputs["cases"], records, one)

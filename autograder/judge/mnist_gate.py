@@ -6,23 +6,26 @@ Speed fails on what the probe counted, not on a time budget: Python lines per
 step that grow with the batch (a loop over samples or entries), or a step far
 slower than the grader's own NumPy step measured alternately with it.
 """
+
 from __future__ import annotations
 
 from typing import Any
 
 import numpy as np
+
+from autograder.judge import reference
+from autograder.judge.common import got
 from mnist_data import MnistDataError, load_mnist, to_vectors
 from nn_checks import fail
 from nn_diagnosis import explain, explain_error
 
-from autograder.judge import reference
-from autograder.judge.common import got
-
 THRESHOLD = 0.97
 AFTER_CHECKS = "the gate trains your MLP, Linear and ReLU: make their checks above pass first"
 SLOW_HINT = "a Python loop over samples or entries in forward/backward; use matrix products (x @ W) on the whole batch"
-SLOWER_HINT = ("a Python loop over samples or entries in forward/backward, or very large temporary arrays; "
-               "use matrix products (x @ W) on the whole batch")
+SLOWER_HINT = (
+    "a Python loop over samples or entries in forward/backward, or very large temporary arrays; "
+    "use matrix products (x @ W) on the whole batch"
+)
 SPEED = "MNIST training speed"
 TRAINING = "MNIST training (784-256-10, batch 32)"
 
@@ -32,10 +35,14 @@ def test_accuracy(params: list[np.ndarray]) -> float:
     try:
         data = load_mnist()
     except MnistDataError as error:
-        raise RuntimeError(f"The grading machine cannot read MNIST (an instructor's problem, not the student's): {error}") from None
+        raise RuntimeError(
+            f"The grading machine cannot read MNIST (an instructor's problem, not the student's): {error}"
+        ) from None
     x, y = to_vectors(data.test_images).astype(np.float64), data.test_labels.astype(np.int64)
     W1, b1, W2, b2 = (np.asarray(p, dtype=np.float64) for p in params)
-    predictions = np.concatenate([reference.mlp_forward(x[i:i + 1000], W1, b1, W2, b2).argmax(axis=1) for i in range(0, len(x), 1000)])
+    predictions = np.concatenate(
+        [reference.mlp_forward(x[i : i + 1000], W1, b1, W2, b2).argmax(axis=1) for i in range(0, len(x), 1000)]
+    )
     return float(np.mean(predictions == y))
 
 
@@ -44,17 +51,25 @@ def _fail_python_loop(loop: dict[str, Any]) -> None:
     (small, big), (rows_small, rows_big) = loop["lines"], loop["rows"]
     where = f", the extra ones in {', '.join(loop['where'])}" if loop.get("where") else ""
     got_lines = f"at least {big:,}" if loop.get("capped") else f"{big:,}"
-    fail(SPEED, f"a training step (forward and backward) to run as many lines of Python for {rows_big} rows as for "
-                f"{rows_small}, as whole-batch array operations do",
-         f"{small:,} lines for {rows_small} rows and {got_lines} for {rows_big}{where}", SLOW_HINT)
+    fail(
+        SPEED,
+        f"a training step (forward and backward) to run as many lines of Python for {rows_big} rows as for "
+        f"{rows_small}, as whole-batch array operations do",
+        f"{small:,} lines for {rows_small} rows and {got_lines} for {rows_big}{where}",
+        SLOW_HINT,
+    )
 
 
 def _fail_slowdown(speed: dict[str, Any], limit: float) -> None:
     """A training step took far more CPU time than the grader's own NumPy step, measured alternately with it."""
-    fail(SPEED, f"a training step to take at most {limit:g} times the CPU time of the grader's NumPy step of the "
-                "same shapes, measured alternately with it",
-         f"{speed['slowdown']:.1f} times ({speed['student_ms']:.1f} ms against {speed['reference_ms']:.2f} ms, "
-         f"median of {speed['pairs']} pairs, up to step {speed['step']})", SLOWER_HINT)
+    fail(
+        SPEED,
+        f"a training step to take at most {limit:g} times the CPU time of the grader's NumPy step of the "
+        "same shapes, measured alternately with it",
+        f"{speed['slowdown']:.1f} times ({speed['student_ms']:.1f} ms against {speed['reference_ms']:.2f} ms, "
+        f"median of {speed['pairs']} pairs, up to step {speed['step']})",
+        SLOWER_HINT,
+    )
 
 
 def judge_accuracy(inputs: dict[str, Any], records: list[dict[str, Any]]) -> str:
@@ -64,27 +79,48 @@ def judge_accuracy(inputs: dict[str, Any], records: list[dict[str, Any]]) -> str
     got(record, "parameters", "MLP(784, 256, 10).parameters()", AFTER_CHECKS)
     expected = [list(a.shape) for a in inputs["init"]]
     if record["shapes"] != expected:
-        fail("MLP(784, 256, 10).parameters()", f"W1, b1, W2, b2 of shapes {expected}", f"shapes {record['shapes']}", AFTER_CHECKS)
+        fail(
+            "MLP(784, 256, 10).parameters()",
+            f"W1, b1, W2, b2 of shapes {expected}",
+            f"shapes {record['shapes']}",
+            AFTER_CHECKS,
+        )
     if "python_loop" in record:
         _fail_python_loop(record["python_loop"])
     logits = got(record, "logits", "MLP(784, 256, 10).forward on 32 MNIST images", AFTER_CHECKS)
     if np.shape(logits) != (inputs["batch"], 10):
-        fail("MLP(784, 256, 10).forward on 32 MNIST images", f"shape ({inputs['batch']}, 10)", f"shape {np.shape(logits)}", AFTER_CHECKS)
+        fail(
+            "MLP(784, 256, 10).forward on 32 MNIST images",
+            f"shape ({inputs['batch']}, 10)",
+            f"shape {np.shape(logits)}",
+            AFTER_CHECKS,
+        )
     if "training_error" in record:
         raise AssertionError(explain_error(TRAINING, record["training_error"], formula=AFTER_CHECKS))
     if "missing_grad" in record:
-        fail(TRAINING, "every parameter to have a .grad after MLP.backward", f"parameters {record['missing_grad']} without one",
-             "MLP.backward must call fc2.backward, relu.backward and fc1.backward")
+        fail(
+            TRAINING,
+            "every parameter to have a .grad after MLP.backward",
+            f"parameters {record['missing_grad']} without one",
+            "MLP.backward must call fc2.backward, relu.backward and fc1.backward",
+        )
     if "diverged_at" in record:
-        fail(TRAINING, "finite logits", f"NaN or inf after {record['diverged_at']} SGD steps",
-             "training diverged; a gradient is wrong (check the gradient tests above)")
+        fail(
+            TRAINING,
+            "finite logits",
+            f"NaN or inf after {record['diverged_at']} SGD steps",
+            "training diverged; a gradient is wrong (check the gradient tests above)",
+        )
     for key in ("too_slow", "speed"):
         if key in record and not record[key]["slowdown"] <= inputs["max_slowdown"]:
             _fail_slowdown(record[key], inputs["max_slowdown"])
     accuracy, seconds = test_accuracy(record["trained"]), record["seconds"]
     if not accuracy >= THRESHOLD:
-        message = (f"MNIST test accuracy after the grader's training ({len(inputs['learning_rates'])} epochs, {seconds:.1f} s): "
-                   f"expected at least {THRESHOLD:.2%} (a correct MLP reaches about 98%), got {accuracy:.2%}.")
+        message = (
+            f"MNIST test accuracy after the grader's training ({len(inputs['learning_rates'])} epochs, {seconds:.1f} "
+            "s): "
+            f"expected at least {THRESHOLD:.2%} (a correct MLP reaches about 98%), got {accuracy:.2%}."
+        )
         raise AssertionError(explain(message, "a gradient is slightly wrong or the model does not learn", AFTER_CHECKS))
     speed = f", {record['speed']['slowdown']:.1f} times the grader's NumPy step" if "speed" in record else ""
     return f"MNIST: {accuracy:.2%} test accuracy after {seconds:.1f} s of training{speed} (required {THRESHOLD:.0%})."

@@ -1,4 +1,5 @@
 """Independent reference math, float64, written without the notebook's classes."""
+
 import numpy as np
 
 

@@ -1,20 +1,22 @@
 """Judges of ``ReLU``: H ↦ max(H, 0), backward G ⊙ 1(H > 0) with H the latest input."""
+
 from __future__ import annotations
 
 from typing import Any
 
 import numpy as np
-from nn_checks import FD_TOLERANCE, check_dtype, check_unchanged, numerical_gradient
-from nn_diagnosis import RELU_BACKWARD, RELU_FORWARD
 
 from autograder.judge import reference
 from autograder.judge.common import VALUE_TOLERANCE, got, judge_cases
+from nn_checks import FD_TOLERANCE, check_dtype, check_unchanged, numerical_gradient
+from nn_diagnosis import RELU_BACKWARD, RELU_FORWARD
 
 KEEP_DTYPE = "a cast changed the precision; keep the dtype of the input"
 
 
 def judge_forward(inputs: dict[str, Any], records: list[dict[str, Any]]) -> None:
     """max(H, 0) elementwise, same shape and dtype, input not modified."""
+
     def one(case: dict[str, Any], record: dict[str, Any]) -> None:
         h = case["x"]
         what = f"ReLU().forward(x) for x of shape {h.shape}"
@@ -23,11 +25,13 @@ def judge_forward(inputs: dict[str, Any], records: list[dict[str, Any]]) -> None
         RELU_FORWARD.check(what, y, reference.relu_forward(h), VALUE_TOLERANCE, x=h)
         check_dtype(what, y, np.float64, KEEP_DTYPE)
         check_unchanged(what, record["x_after"], h)
+
     judge_cases(inputs["cases"], records, one)
 
 
 def judge_backward(inputs: dict[str, Any], records: list[dict[str, Any]]) -> None:
     """G ⊙ 1(H > 0) with H the latest input (0 where H == 0), G unmodified; finite differences away from the kink."""
+
     def one(case: dict[str, Any], record: dict[str, Any]) -> None:
         h, g = case["x"], case["g"]
         what = f"ReLU().backward(grad) for x of shape {h.shape}"
@@ -44,4 +48,5 @@ def judge_backward(inputs: dict[str, Any], records: list[dict[str, Any]]) -> Non
         perturbed = smooth.copy()
         numeric = numerical_gradient(lambda: np.sum(reference.relu_forward(perturbed) * g), perturbed)
         RELU_BACKWARD.check(f"{what} (finite-difference check)", dx, numeric, FD_TOLERANCE, x=smooth, g=g)
+
     judge_cases(inputs["cases"], records, one)

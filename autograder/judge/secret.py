@@ -6,6 +6,7 @@ created with a random secret at the first grading, readable by the instructor
 only, outside the course folder. The same secret regrades a submission with
 exactly the same inputs.
 """
+
 from __future__ import annotations
 
 import hashlib
@@ -49,8 +50,10 @@ def current() -> str:
     """The secret in use: ``MLP_GRADER_SECRET`` if set, else the course's (``use_course_secret``)."""
     chosen = os.environ.get(SECRET_ENV) or _course_secret
     if not chosen:
-        raise NoSecret(f"no grading secret: set {SECRET_ENV}, or grade through nbgrader with the kit's settings "
-                       "(the course's secret file is created at the first grading)")
+        raise NoSecret(
+            f"no grading secret: set {SECRET_ENV}, or grade through nbgrader with the kit's settings "
+            "(the course's secret file is created at the first grading)"
+        )
     return chosen
 
 

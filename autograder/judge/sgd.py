@@ -3,13 +3,13 @@
 Every secret gets the same cases: the parameter without a gradient first, in the middle and last; the judge is
 ``nn_diagnosis.check_sgd``, which the notebook's public check calls too.
 """
+
 from __future__ import annotations
 
 from typing import Any
 
-from nn_diagnosis import SGD_SKIP_NONE, SGD_UPDATE, check_sgd
-
 from autograder.judge.common import got
+from nn_diagnosis import SGD_SKIP_NONE, SGD_UPDATE, check_sgd
 
 NONE_GRAD = (("TypeError", "NoneType", SGD_SKIP_NONE),)
 
@@ -21,11 +21,23 @@ def judge_step(inputs: dict[str, Any], records: list[dict[str, Any]]) -> None:
         name = f"SGD(params, lr={case['lr']:.3f})"
         got(record, "optimizer", name)
         for step in range(1, inputs["steps"] + 1):
-            got(record, f"step{step}", f"{name}.step() with the .grad of parameter {case['skipped']} None", SGD_UPDATE.formula,
-                NONE_GRAD)
+            got(
+                record,
+                f"step{step}",
+                f"{name}.step() with the .grad of parameter {case['skipped']} None",
+                SGD_UPDATE.formula,
+                NONE_GRAD,
+            )
         steps = range(1, inputs["steps"] + 1)
-        cases.append({**case, "start": case["params"], "values": [record[f"values{k}"] for k in steps],
-                      "same_objects": [record[f"same_objects{k}"] for k in steps],
-                      "all_parameters": [record[f"all_parameters{k}"] for k in steps],
-                      "dtypes": [record[f"dtypes{k}"] for k in steps], "grads_after": [record[f"grads{k}"] for k in steps]})
+        cases.append(
+            {
+                **case,
+                "start": case["params"],
+                "values": [record[f"values{k}"] for k in steps],
+                "same_objects": [record[f"same_objects{k}"] for k in steps],
+                "all_parameters": [record[f"all_parameters{k}"] for k in steps],
+                "dtypes": [record[f"dtypes{k}"] for k in steps],
+                "grads_after": [record[f"grads{k}"] for k in steps],
+            }
+        )
     check_sgd("SGD(params).step()", cases)

@@ -1,4 +1,5 @@
 """Recording what the student's code gave, as plain data: arrays, numbers, strings, and the errors it raised."""
+
 from __future__ import annotations
 
 import json
@@ -51,17 +52,25 @@ def time_limit(what: str, seconds: float = CHECK_SECONDS) -> Any:
 
     Code that hangs without using the CPU (a sleep) is stopped by the worker's wall-clock limit instead.
     """
-    return _limit(signal.ITIMER_PROF, signal.SIGPROF, seconds,
-                  f"{what}: expected to finish within {seconds:g} s of CPU time, but it was still running.\n"
-                  "  Likely cause: an endless loop, or a Python loop over every element instead of array operations.")
+    return _limit(
+        signal.ITIMER_PROF,
+        signal.SIGPROF,
+        seconds,
+        f"{what}: expected to finish within {seconds:g} s of CPU time, but it was still running.\n"
+        "  Likely cause: an endless loop, or a Python loop over every element instead of array operations.",
+    )
 
 
 def wall_limit(what: str, seconds: float) -> Any:
     """Raise ``CheckTimeout`` if the body runs longer than ``seconds`` of wall time (main thread only): against hangs
     that use no CPU, with a limit far above what any load makes of a correct run."""
-    return _limit(signal.ITIMER_REAL, signal.SIGALRM, seconds,
-                  f"{what}: expected to finish within {seconds:g} s, but it was still running.\n"
-                  "  Likely cause: your code waits for something that never comes, or never stops.")
+    return _limit(
+        signal.ITIMER_REAL,
+        signal.SIGALRM,
+        seconds,
+        f"{what}: expected to finish within {seconds:g} s, but it was still running.\n"
+        "  Likely cause: your code waits for something that never comes, or never stops.",
+    )
 
 
 def plain(value: Any) -> Any:
@@ -95,7 +104,8 @@ class Record(dict):
     """What one case gave, key by key, in the order the probe asked."""
 
     def run(self, key: str, method: Callable[..., Any], *args: Any) -> Any:
-        """Call the student's ``method``; keep what came (plain) under ``key``, or the error it raised and stop the case."""
+        """Call the student's ``method``; keep what came (plain) under ``key``, or the error it raised and stop the
+        case."""
         try:
             with warnings.catch_warnings():
                 warnings.simplefilter("ignore", RuntimeWarning)
@@ -127,6 +137,7 @@ def collect_cases(cases: list[Any], probe_one: Callable[[Any, Record], None]) ->
 
 # ---------------------------------------------------------------- plain data on disk: JSON and .npz, never pickle
 
+
 def save(path: Path, data: Any) -> None:
     """Write ``data`` (dicts, lists, str, numbers, bools, None, ndarrays) as ``path``.json and ``path``.npz."""
     arrays: dict[str, np.ndarray] = {}
@@ -156,6 +167,7 @@ def load(path: Path, max_bytes: int = 512 << 20) -> Any:
             raise ValueError(f"{path.with_suffix(suffix)} is larger than {max_bytes} bytes")
     tree = json.loads(path.with_suffix(".json").read_text())
     with np.load(path.with_suffix(".npz"), allow_pickle=False) as arrays:
+
         def decode(value: Any) -> Any:
             if isinstance(value, dict):
                 if "array" in value:

@@ -15,6 +15,7 @@ Speed is judged by two rules that a busy machine does not change:
   their CPU times must stay within ``max_slowdown``: both are measured in this
   process at the same time, so load slows both alike.
 """
+
 from __future__ import annotations
 
 import statistics
@@ -26,10 +27,11 @@ from pathlib import Path
 from types import CodeType, FrameType
 from typing import Any
 
-import mnist_data
 import numpy as np
-from mnist_data import load_mnist, to_vectors
 from threadpoolctl import threadpool_limits
+
+import mnist_data
+from mnist_data import load_mnist, to_vectors
 
 from .core import CheckTimeout, Record, Stopped, collect_cases, plain, raised, time_limit, wall_limit
 
@@ -43,9 +45,15 @@ STEP_CPU_SECONDS = 10.0
 PAIR_EVERY, CHECK_EVERY = 20, 1000
 """After the first ``speed_window`` pairs: one pair every PAIR_EVERY steps, their median checked every CHECK_EVERY."""
 
-_NOT_STUDENT = tuple(str(Path(p).resolve()) for p in (
-    Path(__file__).parent, Path(np.__file__).parent, Path(mnist_data.__file__).parent,
-    *(sysconfig.get_paths()[k] for k in ("stdlib", "platstdlib", "purelib", "platlib"))))
+_NOT_STUDENT = tuple(
+    str(Path(p).resolve())
+    for p in (
+        Path(__file__).parent,
+        Path(np.__file__).parent,
+        Path(mnist_data.__file__).parent,
+        *(sysconfig.get_paths()[k] for k in ("stdlib", "platstdlib", "purelib", "platlib")),
+    )
+)
 
 
 def _cross_entropy_grad(logits: np.ndarray, targets: np.ndarray) -> np.ndarray:
@@ -62,6 +70,7 @@ def cpu_limit(what: str, seconds: float = STEP_CPU_SECONDS) -> Any:
 
 
 # ---------------------------------------------------------------- rule 1: Python lines per step against the batch size
+
 
 def _count_lines(call: Callable[[], Any]) -> dict[CodeType, int]:
     """Run ``call``; count the line events of every frame it starts, by code object (at most LINE_CAP in all)."""
@@ -140,6 +149,7 @@ def python_loop(MLP: type, inputs: dict[str, Any], x: np.ndarray, y: np.ndarray)
 
 # ---------------------------------------------------------------- rule 2: CPU time against the grader's own step
 
+
 def _reference_step(params: list[np.ndarray], x: np.ndarray, y: np.ndarray, lr: float) -> None:
     """The grader's float32 NumPy step of the same shapes: forward, loss gradient, backward (with dX), update."""
     W1, b1, W2, b2 = params
@@ -155,9 +165,13 @@ def _reference_step(params: list[np.ndarray], x: np.ndarray, y: np.ndarray, lr: 
 
 def _speed(pairs: list[tuple[float, float]], step: int) -> dict[str, Any]:
     """Median ratio of student to reference CPU time over alternating pairs, and each side's median step."""
-    return {"slowdown": statistics.median(s / max(r, 1e-9) for s, r in pairs), "pairs": len(pairs), "step": step,
-            "student_ms": 1e3 * statistics.median(s for s, _ in pairs),
-            "reference_ms": 1e3 * statistics.median(r for _, r in pairs)}
+    return {
+        "slowdown": statistics.median(s / max(r, 1e-9) for s, r in pairs),
+        "pairs": len(pairs),
+        "step": step,
+        "student_ms": 1e3 * statistics.median(s for s, _ in pairs),
+        "reference_ms": 1e3 * statistics.median(r for _, r in pairs),
+    }
 
 
 def _train(MLP: type, inputs: dict[str, Any], record: Record) -> None:
@@ -217,7 +231,7 @@ def _train(MLP: type, inputs: dict[str, Any], record: Record) -> None:
     start, step = time.perf_counter(), 0
     for lr, order in zip(inputs["learning_rates"], inputs["orders"], strict=True):
         for i in range(0, n, batch):
-            rows = order[i:i + batch]
+            rows = order[i : i + batch]
             x, y = x_train[rows], y_train[rows]
             paired = step >= WARMUP_STEPS and (step < window_end or step % PAIR_EVERY == 0)
             with cpu_limit(f"MNIST training, step {step + 1}"):
@@ -243,6 +257,7 @@ def _train(MLP: type, inputs: dict[str, Any], record: Record) -> None:
 
 def mnist_accuracy(MLP: type, inputs: dict[str, Any]) -> list[Record]:
     """Train on one BLAS thread: the result is the same on every machine, and the timing compares like with like."""
+
     def probe(_: None, record: Record) -> None:
         try:
             _train(MLP, inputs, record)

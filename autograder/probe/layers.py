@@ -1,9 +1,12 @@
-"""Probes of ``Linear``, ``ReLU``, ``CrossEntropyLoss`` and ``SGD``: what the student's methods give on the hidden inputs."""
+"""Probes of ``Linear``, ``ReLU``, ``CrossEntropyLoss`` and ``SGD``: what the student's methods give on the hidden
+inputs."""
+
 from __future__ import annotations
 
 from typing import Any
 
 import numpy as np
+
 from nn_core import Parameter
 
 from .core import Record, Stopped, collect_cases, plain, time_limit
@@ -34,6 +37,7 @@ def linear_forward(Linear: type, inputs: dict[str, Any]) -> list[Record]:
 
 def linear_backward(Linear: type, inputs: dict[str, Any]) -> list[Record]:
     """forward(stale x), forward(x), backward(G); a forward that raised is recorded, and backward is still tried."""
+
     def probe(case: dict[str, Any], record: Record) -> None:
         layer = _linear_layer(Linear, case, record)
         for key, x in (("forward_stale", case["x_stale"]), ("forward", case["x"])):
@@ -103,6 +107,7 @@ def cross_entropy_backward(CrossEntropyLoss: type, inputs: dict[str, Any]) -> li
 
 def sgd_step(SGD: type, inputs: dict[str, Any]) -> list[Record]:
     """Steps of SGD over float32 Parameters, one without a gradient; a view of each sees in-place updates."""
+
     def probe(case: dict[str, Any], record: Record) -> None:
         params = [Parameter(p) for p in case["params"]]
         for i, p in enumerate(params):
@@ -112,7 +117,10 @@ def sgd_step(SGD: type, inputs: dict[str, Any]) -> list[Record]:
         for step in range(1, inputs["steps"] + 1):
             record.run(f"step{step}", optimizer.step)
             held = list(getattr(optimizer, "params", []))
-            record.keep(f"same_objects{step}", len(held) == len(params) and all(h is p for h, p in zip(held, params, strict=True)))
+            record.keep(
+                f"same_objects{step}",
+                len(held) == len(params) and all(h is p for h, p in zip(held, params, strict=True)),
+            )
             record.keep(f"all_parameters{step}", all(isinstance(h, Parameter) for h in held))
             record.keep(f"values{step}", [np.array(v) for v in views])
             record.keep(f"dtypes{step}", [str(p.dtype) for p in params])

@@ -6,11 +6,13 @@ attributes (``self.fc1.output``, as nnfs does) instead of its return value: befo
 student's own layers runs once on random data, and every attribute that then holds its input, its output or its
 returned gradient is kept up to date on the stand-in too ("mirrors"), with the stand-in's correct values.
 """
+
 from __future__ import annotations
 
 from typing import Any
 
 import numpy as np
+
 from nn_core import Module, Parameter
 from nn_diagnosis import describe_parameters, record_calls
 
@@ -88,8 +90,11 @@ def _same(held: Any, value: Any) -> bool:
         return True
     try:
         held, value = np.asarray(held), np.asarray(value)
-        return (held.dtype.kind == "f" and held.shape == value.shape
-                and bool(np.allclose(held, value, rtol=1e-4, atol=1e-6)))
+        return (
+            held.dtype.kind == "f"
+            and held.shape == value.shape
+            and bool(np.allclose(held, value, rtol=1e-4, atol=1e-6))
+        )
     except Exception:  # noqa: BLE001 - whatever the student's layer keeps
         return False
 
@@ -143,6 +148,7 @@ def _with_stand_ins(MLP: type, case: dict[str, Any], record: Record) -> tuple[An
         if layer is own[1]:
             mirrors.append(_learn_mirrors(layer, x, g, lambda h: np.maximum(h, 0.0), lambda h, g: g * (h > 0)))
         else:
+
             def y_of(h: np.ndarray, layer: Any = layer) -> np.ndarray:
                 return h @ np.asarray(layer.W, np.float64) + np.asarray(layer.b, np.float64)
 
@@ -150,8 +156,11 @@ def _with_stand_ins(MLP: type, case: dict[str, Any], record: Record) -> tuple[An
                 return g @ np.asarray(layer.W, np.float64).T
 
             mirrors.append(_learn_mirrors(layer, x, g, y_of, dx_of))
-    layers = [StandInLinear(case["W1"], case["b1"], mirrors[0]), StandInReLU(mirrors[1]),
-              StandInLinear(case["W2"], case["b2"], mirrors[2])]
+    layers = [
+        StandInLinear(case["W1"], case["b1"], mirrors[0]),
+        StandInReLU(mirrors[1]),
+        StandInLinear(case["W2"], case["b2"], mirrors[2]),
+    ]
     _swap(mlp, {id(old): new for old, new in zip(own, layers, strict=True) if old is not None})
     mlp.fc1, mlp.relu, mlp.fc2 = layers
     return mlp, layers, record_calls(mlp)

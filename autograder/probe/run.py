@@ -7,6 +7,7 @@ and writes ``results/<check>`` (``probe.core.save``) after marking
 ``results/<check>.started``; checks with a result are skipped, so a restarted
 worker resumes after a crash.
 """
+
 from __future__ import annotations
 
 import importlib
@@ -18,13 +19,15 @@ from typing import Any
 
 from .core import CheckTimeout, load, raised, save
 
+
 def probe_function(entry: dict[str, str]) -> Any:
     """The probe a manifest entry names, from this package."""
     return getattr(importlib.import_module(f"{__package__}.{entry['module']}"), entry["function"])
 
 
 def load_answer(cells: list[dict[str, str]]) -> tuple[dict[str, Any], dict[str, Any]]:
-    """Run the answer cells in one namespace, as the kernel does; a cell that raises is recorded and the rest still run."""
+    """Run the answer cells in one namespace, as the kernel does; a cell that raises is recorded and the rest still
+    run."""
     namespace: dict[str, Any] = {"__name__": "__main__"}
     errors = {}
     for cell in cells:

@@ -5,15 +5,26 @@ with finite differences. It prints ``<class>: public checks passed.`` or raises 
 message: what was expected, what came, the likely cause (only when what came identifies it) and the formula.
 A method that still raises ``NotImplementedError`` is reported as not written yet, and nothing else is guessed.
 """
+
 from __future__ import annotations
 
 import functools
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 import numpy as np
+
 import nn_diagnosis as diagnose
-from nn_checks import (FD_TOLERANCE, CheckFailed, check_array, check_dtype, check_module_gradients, check_shape,
-                       check_unchanged, numerical_gradient)
+from nn_checks import (
+    FD_TOLERANCE,
+    CheckFailed,
+    check_array,
+    check_dtype,
+    check_module_gradients,
+    check_shape,
+    check_unchanged,
+    numerical_gradient,
+)
 from nn_core import Parameter
 from nn_i18n import translate
 
@@ -22,6 +33,7 @@ Check = Callable[[type], None]
 
 def public_check(part: str) -> Callable[[Check], Check]:
     """Run a check of ``part``; print that it passed, or raise ``CheckFailed`` with its message (no traceback)."""
+
     def decorate(check: Check) -> Check:
         @functools.wraps(check)
         def run(cls: type) -> None:
@@ -31,11 +43,14 @@ def public_check(part: str) -> Callable[[Check], Check]:
                 raise
             except Exception as error:  # noqa: BLE001 - whatever the student's code raises, explained
                 method = diagnose.unwritten_method(error)
-                message = (diagnose.not_written(part, method) if method
-                           else diagnose.explain_error(f"Your {part}", error))
+                message = (
+                    diagnose.not_written(part, method) if method else diagnose.explain_error(f"Your {part}", error)
+                )
                 raise CheckFailed(message) from None
             print(translate(f"{part}: public checks passed."))
+
         return run
+
     return decorate
 
 
@@ -48,13 +63,16 @@ def check_linear(Linear: type) -> None:
     x = np.array([[1.0, 0.0, -1.0], [0.0, 1.0, 0.0]], dtype=np.float32)
     g = np.array([[1.0, 0.0], [0.0, 2.0]], dtype=np.float32)
     example = dict(x=x, W=np.array(layer.W), b=np.array(layer.b), g=g)  # lets a failed check name the likely mistake
-    diagnose.LINEAR_FORWARD.check("Linear.forward on the worked example", layer(x), [[-3.5, -4.5], [3.5, 3.5]],
-                                  **example)
+    diagnose.LINEAR_FORWARD.check(
+        "Linear.forward on the worked example", layer(x), [[-3.5, -4.5], [3.5, 3.5]], **example
+    )
     dx = layer.backward(g)
-    diagnose.LINEAR_DX.check("Linear.backward on the worked example: dX", dx, [[1.0, 3.0, 5.0], [4.0, 8.0, 12.0]],
-                             **example)
-    diagnose.LINEAR_DW.check("Linear.backward on the worked example: W.grad", layer.W.grad,
-                             [[1.0, 0.0], [0.0, 2.0], [-1.0, 0.0]], **example)
+    diagnose.LINEAR_DX.check(
+        "Linear.backward on the worked example: dX", dx, [[1.0, 3.0, 5.0], [4.0, 8.0, 12.0]], **example
+    )
+    diagnose.LINEAR_DW.check(
+        "Linear.backward on the worked example: W.grad", layer.W.grad, [[1.0, 0.0], [0.0, 2.0], [-1.0, 0.0]], **example
+    )
     diagnose.LINEAR_DB.check("Linear.backward on the worked example: b.grad", layer.b.grad, [1.0, 2.0], **example)
 
     # float64 in, float64 out; B = 1 and D_out = 1; backward uses the latest forward; nothing it was given is modified
@@ -70,8 +88,9 @@ def check_linear(Linear: type) -> None:
     dx = layer.backward(g)
     check_unchanged("Linear(2, 1).backward(grad)", g, np.array([[2.0]]))
     diagnose.LINEAR_DX.check("Linear(2, 1).backward: dX", dx, [[2.0, -4.0]], **inputs)
-    diagnose.LINEAR_DW.check("Linear(2, 1).backward after forward(x_stale), forward(x): W.grad", layer.W.grad,
-                             [[6.0], [2.0]], **inputs)
+    diagnose.LINEAR_DW.check(
+        "Linear(2, 1).backward after forward(x_stale), forward(x): W.grad", layer.W.grad, [[6.0], [2.0]], **inputs
+    )
     diagnose.LINEAR_DB.check("Linear(2, 1).backward: b.grad", layer.b.grad, [2.0], **inputs)
     for name, value in (("dX", dx), ("W.grad", layer.W.grad), ("b.grad", layer.b.grad)):
         check_dtype(f"Linear(2, 1).backward: {name} for float64 inputs", np.asarray(value), np.float64)
@@ -83,8 +102,14 @@ def check_linear(Linear: type) -> None:
     W, b = rng.standard_normal((4, 3)), rng.standard_normal(3)
     layer = Linear(4, 3)
     layer.W, layer.b = Parameter(W, dtype=np.float64), Parameter(b, dtype=np.float64)
-    check_module_gradients(layer, rng.standard_normal((5, 4)), rng.standard_normal((5, 3)),
-                           quantities=(diagnose.LINEAR_DX, diagnose.LINEAR_DW, diagnose.LINEAR_DB), W=W, b=b)
+    check_module_gradients(
+        layer,
+        rng.standard_normal((5, 4)),
+        rng.standard_normal((5, 3)),
+        quantities=(diagnose.LINEAR_DX, diagnose.LINEAR_DW, diagnose.LINEAR_DB),
+        W=W,
+        b=b,
+    )
 
 
 @public_check("ReLU")
@@ -99,8 +124,14 @@ def check_relu(ReLU: type) -> None:
     check_unchanged("ReLU.forward on [-2, 0, 3]", h, np.array([[-2.0, 0.0, 3.0]]))
     dx = relu.backward(g)
     check_unchanged("ReLU.backward(grad) with grad [5, 5, -5]", g, np.array([[5.0, 5.0, -5.0]]))
-    diagnose.RELU_BACKWARD.check("ReLU.backward on [-2, 0, 3] (after an earlier forward) with grad [5, 5, -5]", dx,
-                                 [[0.0, 0.0, -5.0]], x=h, x_stale=h_stale, g=g)
+    diagnose.RELU_BACKWARD.check(
+        "ReLU.backward on [-2, 0, 3] (after an earlier forward) with grad [5, 5, -5]",
+        dx,
+        [[0.0, 0.0, -5.0]],
+        x=h,
+        x_stale=h_stale,
+        g=g,
+    )
     check_dtype("ReLU.backward for float64 grad", dx, np.float64)
 
     rng = np.random.default_rng(1)
@@ -118,36 +149,56 @@ def check_cross_entropy(CrossEntropyLoss: type) -> None:
     diagnose.check_loss("CrossEntropyLoss on the worked example", loss_fn(z, y), np.log([3 / 5, 1 / 3]), z=z, y=y)
     check_unchanged("CrossEntropyLoss on the worked example", z, np.array([[0.0, np.log(3.0), 0.0], [0.0, 0.0, 0.0]]))
     dz = loss_fn.backward()
-    diagnose.CROSS_ENTROPY_GRAD.check("CrossEntropyLoss.backward on the worked example", dz,
-                                      [[0.1, -0.2, 0.1], [-1 / 3, 1 / 6, 1 / 6]], z=z, y=y)
+    diagnose.CROSS_ENTROPY_GRAD.check(
+        "CrossEntropyLoss.backward on the worked example", dz, [[0.1, -0.2, 0.1], [-1 / 3, 1 / 6, 1 / 6]], z=z, y=y
+    )
     check_dtype("CrossEntropyLoss.backward for float64 logits", dz, np.float64)
     z1, y1 = np.array([[2.0, 0.0]]), np.array([1])  # one sample: still one number
-    diagnose.check_loss("CrossEntropyLoss for logits of shape (1, 2)", loss_fn(z1, y1), [-np.log1p(np.exp(2.0))],
-                        z=z1, y=y1)
+    diagnose.check_loss(
+        "CrossEntropyLoss for logits of shape (1, 2)", loss_fn(z1, y1), [-np.log1p(np.exp(2.0))], z=z1, y=y1
+    )
 
     huge = np.array([[1000.0, -1000.0, 0.0], [-1000.0, 1000.0, 999.0]])
     y = np.array([0, 2])  # targets near the row's max: exp(1000) overflows unless each row's max is subtracted
-    diagnose.check_loss("CrossEntropyLoss on logits of ±1000", loss_fn(huge, y), [0.0, -1.0 - np.log1p(np.exp(-1.0))],
-                        z=huge, y=y)
-    diagnose.CROSS_ENTROPY_GRAD.check("CrossEntropyLoss.backward on logits of ±1000", loss_fn.backward(),
-                                      [[0.0, 0.0, 0.0], [0.0, 0.5 / (1 + np.exp(-1.0)), -0.5 / (1 + np.exp(-1.0))]],
-                                      z=huge, y=y)
+    diagnose.check_loss(
+        "CrossEntropyLoss on logits of ±1000", loss_fn(huge, y), [0.0, -1.0 - np.log1p(np.exp(-1.0))], z=huge, y=y
+    )
+    diagnose.CROSS_ENTROPY_GRAD.check(
+        "CrossEntropyLoss.backward on logits of ±1000",
+        loss_fn.backward(),
+        [[0.0, 0.0, 0.0], [0.0, 0.5 / (1 + np.exp(-1.0)), -0.5 / (1 + np.exp(-1.0))]],
+        z=huge,
+        y=y,
+    )
     far, y = np.array([[0.0, -800.0, 1.0], [2.0, 0.0, -790.0]]), np.array([1, 2])  # target probabilities underflow
-    diagnose.check_loss("CrossEntropyLoss with targets at probability exp(-800)", loss_fn(far, y),
-                        [-800.0 - np.log1p(np.e), -792.0 - np.log1p(np.exp(-2.0))], z=far, y=y)
-    diagnose.CROSS_ENTROPY_GRAD.check("CrossEntropyLoss.backward with targets at probability exp(-800)",
-                                      loss_fn.backward(),
-                                      [[0.5 / (1 + np.e), -0.5, 0.5 / (1 + np.exp(-1.0))],
-                                       [0.5 / (1 + np.exp(-2.0)), 0.5 / (1 + np.exp(2.0)), -0.5]], z=far, y=y)
+    diagnose.check_loss(
+        "CrossEntropyLoss with targets at probability exp(-800)",
+        loss_fn(far, y),
+        [-800.0 - np.log1p(np.e), -792.0 - np.log1p(np.exp(-2.0))],
+        z=far,
+        y=y,
+    )
+    diagnose.CROSS_ENTROPY_GRAD.check(
+        "CrossEntropyLoss.backward with targets at probability exp(-800)",
+        loss_fn.backward(),
+        [[0.5 / (1 + np.e), -0.5, 0.5 / (1 + np.exp(-1.0))], [0.5 / (1 + np.exp(-2.0)), 0.5 / (1 + np.exp(2.0)), -0.5]],
+        z=far,
+        y=y,
+    )
 
     rng = np.random.default_rng(2)
     z, y = 0.1 * rng.standard_normal((6, 4)), rng.integers(0, 4, size=6)  # small logits: an eps changes nothing here
     loss_fn(z, y)
     dz = loss_fn.backward()
     z_fd = z.copy()
-    diagnose.CROSS_ENTROPY_GRAD.check("CrossEntropyLoss.backward() (finite-difference check)", dz,
-                                      numerical_gradient(lambda: float(CrossEntropyLoss().forward(z_fd, y)), z_fd),
-                                      FD_TOLERANCE, z=z, y=y)
+    diagnose.CROSS_ENTROPY_GRAD.check(
+        "CrossEntropyLoss.backward() (finite-difference check)",
+        dz,
+        numerical_gradient(lambda: float(CrossEntropyLoss().forward(z_fd, y)), z_fd),
+        FD_TOLERANCE,
+        z=z,
+        y=y,
+    )
 
 
 @public_check("SGD")
@@ -162,13 +213,23 @@ def check_sgd(SGD: type) -> None:
             p.grad = None if i == skipped else grads[i].copy()
         views = [p.view(np.ndarray) for p in params]  # a view sees the update only if the parameter changes in place
         optimizer = SGD(params, lr=0.1)
-        case: dict[str, Any] = dict(start=start, grads=grads, skipped=skipped, lr=0.1, values=[], same_objects=[],
-                                    all_parameters=[], dtypes=[], grads_after=[])
+        case: dict[str, Any] = dict(
+            start=start,
+            grads=grads,
+            skipped=skipped,
+            lr=0.1,
+            values=[],
+            same_objects=[],
+            all_parameters=[],
+            dtypes=[],
+            grads_after=[],
+        )
         for _ in range(2):
             optimizer.step()
             case["values"].append([np.array(v) for v in views])
-            case["same_objects"].append(len(optimizer.params) == 3
-                                        and all(a is b for a, b in zip(optimizer.params, params)))
+            case["same_objects"].append(
+                len(optimizer.params) == 3 and all(a is b for a, b in zip(optimizer.params, params, strict=False))
+            )
             case["all_parameters"].append(all(isinstance(p, Parameter) for p in optimizer.params))
             case["dtypes"].append([str(p.dtype) for p in params])
             case["grads_after"].append([None if p.grad is None else np.array(p.grad) for p in params])
@@ -188,11 +249,16 @@ def check_mlp(MLP: type) -> None:
     order = diagnose.call_order_cause(calls, "forward") or diagnose.call_order_cause(calls, "backward")
     if order is not None:
         raise CheckFailed(diagnose.explain(f"MLP(5, 7, 3): the layers ran in the order {', '.join(calls)}", order))
-    diagnose.check_parameters("list(MLP(5, 7, 3).parameters())", diagnose.describe_parameters(
-        list(model.parameters()), [model.fc1.W, model.fc1.b, model.fc2.W, model.fc2.b], ["W1", "b1", "W2", "b2"]))
+    diagnose.check_parameters(
+        "list(MLP(5, 7, 3).parameters())",
+        diagnose.describe_parameters(
+            list(model.parameters()), [model.fc1.W, model.fc1.b, model.fc2.W, model.fc2.b], ["W1", "b1", "W2", "b2"]
+        ),
+    )
     model = MLP(5, 7, 3, rng=rng)
     for layer in (model.fc1, model.fc2):  # float64 parameters for a precise gradient check
         layer.W = Parameter(layer.W, dtype=np.float64)
         layer.b = Parameter(rng.standard_normal(layer.b.shape), dtype=np.float64)
-    check_module_gradients(model, rng.standard_normal((4, 5)), rng.standard_normal((4, 3)),
-                           quantities=(diagnose.MLP_BACKWARD,))
+    check_module_gradients(
+        model, rng.standard_normal((4, 5)), rng.standard_normal((4, 3)), quantities=(diagnose.MLP_BACKWARD,)
+    )

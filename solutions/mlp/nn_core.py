@@ -3,9 +3,11 @@
 This file is given to you; you do not need to change it. The notebook's
 exercises subclass ``Module`` and ``Optimizer``.
 """
+
 from __future__ import annotations
 
-from typing import Any, Iterable, Iterator
+from collections.abc import Iterable, Iterator
+from typing import Any
 
 import numpy as np
 
@@ -20,7 +22,7 @@ class Parameter(np.ndarray):
 
     grad: np.ndarray | None
 
-    def __new__(cls, data: Any, dtype: Any = np.float32) -> "Parameter":
+    def __new__(cls, data: Any, dtype: Any = np.float32) -> Parameter:
         obj = np.array(data, dtype=dtype).view(cls)
         obj.grad = None
         return obj

@@ -5,13 +5,15 @@ expected, what came, and what that usually means; a notebook shows that message 
 traceback. Gradient checks compare a
 ``backward`` with central finite differences computed in float64.
 """
+
 from __future__ import annotations
 
-from typing import Any, Callable, Sequence
-
 import textwrap
+from collections.abc import Callable, Sequence
+from typing import Any
 
 import numpy as np
+
 from nn_i18n import LANGUAGE, WIDTH, translate
 
 FD_EPS = 1e-6
@@ -30,8 +32,9 @@ def render_message(message: str, width: int = MESSAGE_WIDTH) -> list[str]:
     lines: list[str] = []
     for line in message.splitlines() or [""]:
         indent = " " * (len(line) - len(line.lstrip()))
-        lines += textwrap.wrap(line, width, subsequent_indent=indent + "  ", break_on_hyphens=False,
-                               break_long_words=True) or [""]
+        lines += textwrap.wrap(
+            line, width, subsequent_indent=indent + "  ", break_on_hyphens=False, break_long_words=True
+        ) or [""]
     lines[0] = f"\x1b[1;31m{lines[0]}\x1b[0m"
     return lines
 
@@ -59,8 +62,7 @@ def check_array(what: str, value: Any, hint: str = "") -> np.ndarray:
     """Assert that ``value`` is a NumPy array of floats with no NaN or inf."""
     if not isinstance(value, np.ndarray):
         kind = getattr(value, "type_name", type(value).__name__)  # the grader may describe a value it only saw recorded
-        fail(what, "a NumPy array", f"{kind} {value!r:.60}",
-             hint or (RETURNED_NONE if value is None else ""))
+        fail(what, "a NumPy array", f"{kind} {value!r:.60}", hint or (RETURNED_NONE if value is None else ""))
     if not np.issubdtype(value.dtype, np.floating):
         fail(what, "a floating-point dtype", f"dtype {value.dtype}", hint)
     bad = ~np.isfinite(value)
@@ -80,7 +82,12 @@ def check_shape(what: str, value: Any, expected: Sequence[int], hint: str = "") 
 def check_dtype(what: str, value: np.ndarray, expected: Any, hint: str = "") -> None:
     """Assert ``value.dtype == expected``."""
     if np.dtype(value.dtype) != np.dtype(expected):
-        fail(what, f"dtype {np.dtype(expected)}", f"dtype {value.dtype}", hint or "a cast changed the precision; keep the dtype of the inputs")
+        fail(
+            what,
+            f"dtype {np.dtype(expected)}",
+            f"dtype {value.dtype}",
+            hint or "a cast changed the precision; keep the dtype of the inputs",
+        )
 
 
 def worst_difference(actual: np.ndarray, expected: np.ndarray) -> tuple[float, tuple[int, ...]]:
@@ -107,8 +114,16 @@ def check_close(what: str, actual: Any, expected: np.ndarray, tolerance: float =
         )
 
 
-def check_within(what: str, actual: Any, expected: np.ndarray, low: np.ndarray, high: np.ndarray, tolerance: float = 1e-6,
-                 hint: str = "", accepted: str = "") -> None:
+def check_within(
+    what: str,
+    actual: Any,
+    expected: np.ndarray,
+    low: np.ndarray,
+    high: np.ndarray,
+    tolerance: float = 1e-6,
+    hint: str = "",
+    accepted: str = "",
+) -> None:
     """Like ``check_close``, but anything between ``low`` and ``high`` (elementwise, ``tolerance`` relative) passes.
 
     ``expected`` is the exact value (shown in the message); ``accepted`` describes the band, e.g. why an eps is allowed.
@@ -122,13 +137,18 @@ def check_within(what: str, actual: Any, expected: np.ndarray, low: np.ndarray, 
         return
     index = np.unravel_index(int(np.argmax(outside)), outside.shape)
     band = f"; {accepted} between {float(low[index]):.6g} and {float(high[index]):.6g}" if accepted else ""
-    fail(what, f"{float(np.asarray(expected)[index]):.6g}{' at index ' + str(tuple(int(i) for i in index)) if index else ''} "
-               f"(relative error at most {tolerance:g}{band})",
-         f"{float(actual[index]):.6g}, relative error {worst_difference(actual, expected)[0]:.3g}", hint)
+    fail(
+        what,
+        f"{float(np.asarray(expected)[index]):.6g}{' at index ' + str(tuple(int(i) for i in index)) if index else ''} "
+        f"(relative error at most {tolerance:g}{band})",
+        f"{float(actual[index]):.6g}, relative error {worst_difference(actual, expected)[0]:.3g}",
+        hint,
+    )
 
 
 def numerical_gradient(f: Callable[[], float], x: np.ndarray, eps: float = FD_EPS) -> np.ndarray:
-    """Central differences of the scalar ``f()`` with respect to every entry of ``x`` (changed in place, then restored)."""
+    """Central differences of the scalar ``f()`` with respect to every entry of ``x`` (changed in place, then
+    restored)."""
     grad = np.zeros(x.shape, dtype=np.float64)
     for index in np.ndindex(x.shape):
         old = x[index]
@@ -154,12 +174,18 @@ def check_unchanged(what: str, after: np.ndarray, before: np.ndarray) -> None:
     if after.shape != before.shape:
         fail(what, f"the array it was given to keep its shape {before.shape}", f"shape {after.shape}")
     index = tuple(int(i) for i in np.argwhere(after != before)[0])
-    fail(what, f"the array it was given to stay unchanged ({before[index]:.6g} at index {index})", f"{after[index]:.6g}",
-         "the method changed the array it was given, in place (such as `np.maximum(x, 0, out=x)`, `x[x < 0] = 0` "
-         "or `grad *= mask`); build a new array instead")
+    fail(
+        what,
+        f"the array it was given to stay unchanged ({before[index]:.6g} at index {index})",
+        f"{after[index]:.6g}",
+        "the method changed the array it was given, in place (such as `np.maximum(x, 0, out=x)`, `x[x < 0] = 0` "
+        "or `grad *= mask`); build a new array instead",
+    )
 
 
-def check_module_gradients(module: Any, x: np.ndarray, upstream: np.ndarray, quantities: Sequence[Any] = (), **inputs: Any) -> None:
+def check_module_gradients(
+    module: Any, x: np.ndarray, upstream: np.ndarray, quantities: Sequence[Any] = (), **inputs: Any
+) -> None:
     """Gradient-check ``module.backward`` for L = sum(module(x) * upstream), w.r.t. x and every parameter.
 
     Run it in float64: ``x``, ``upstream`` and the module's parameters should be float64 arrays.
@@ -177,10 +203,15 @@ def check_module_gradients(module: Any, x: np.ndarray, upstream: np.ndarray, qua
     module.forward(x)
     dx = module.backward(upstream.copy())
     results = [("the returned dX", dx, numeric_dx)]
-    results += [(f"parameter {i} of shape {p.shape}: its .grad", p.grad, n) for i, (p, n) in enumerate(zip(params, numeric, strict=True))]
+    results += [
+        (f"parameter {i} of shape {p.shape}: its .grad", p.grad, n)
+        for i, (p, n) in enumerate(zip(params, numeric, strict=True))
+    ]
     for k, (label, analytic, expected) in enumerate(results):
         what = f"{name}.backward(grad), {label}"
         if k < len(quantities):
-            quantities[k].check(f"{what} (finite-difference check)", analytic, expected, FD_TOLERANCE, x=x, g=upstream, **inputs)
+            quantities[k].check(
+                f"{what} (finite-difference check)", analytic, expected, FD_TOLERANCE, x=x, g=upstream, **inputs
+            )
         else:
             check_gradient(what, analytic, expected)

@@ -91,9 +91,7 @@ class Mnist:
     official_bytes: dict[str, bool]  # filename -> SHA-256 equals the official sum
 
     def __repr__(self) -> str:
-        shapes = ", ".join(
-            f"{role}={getattr(self, role).dtype}{getattr(self, role).shape}" for role in FILES
-        )
+        shapes = ", ".join(f"{role}={getattr(self, role).dtype}{getattr(self, role).shape}" for role in FILES)
         return f"Mnist({shapes}, source={str(self.source)!r})"
 
 
@@ -141,9 +139,7 @@ def _parse_idx(raw: bytes, path: Path, expected_magic: int, expected_count: int 
     dims = struct.unpack(f">{ndim}I", data[4:header_len])
 
     if magic == IMAGE_MAGIC and dims[1:] != (IMAGE_SIZE, IMAGE_SIZE):
-        raise MnistDataError(
-            f"MNIST file {path} holds {dims[1]}x{dims[2]} images, expected {IMAGE_SIZE}x{IMAGE_SIZE}."
-        )
+        raise MnistDataError(f"MNIST file {path} holds {dims[1]}x{dims[2]} images, expected {IMAGE_SIZE}x{IMAGE_SIZE}.")
     if expected_count is not None and dims[0] != expected_count:
         raise MnistDataError(f"MNIST file {path} holds {dims[0]} items, expected {expected_count}.")
 

@@ -5,11 +5,12 @@ anyway; it must lose them like the plain mistake does. Every fault breaks one
 thing (or the notebook file itself); it must cost only what it broke, with the
 reason in the feedback, and leave the rest of the class graded.
 """
+
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Callable
 
 from autograder import registry
 from autograder.cli.classroom import Edit, apply_edits
@@ -44,8 +45,9 @@ def _cheat(code: str, cell: str = "linear", at_end: bool = False) -> Callable[[s
     anchor = {"linear": "class Linear(Module):", "mlp": "        return self.fc1.backward(grad)"}[cell]
 
     def make(solution: str, context: Context) -> dict[str, str]:
-        text = code.format(gradebook=context.gradebook, solutions=list(context.solution_notebooks),
-                           grader=list(context.grader_files))
+        text = code.format(
+            gradebook=context.gradebook, solutions=list(context.solution_notebooks), grader=list(context.grader_files)
+        )
         new = f"{anchor}\n\n\n{text}" if at_end else f"{text}\n\n{anchor}"
         return {"mlp.ipynb": apply_edits(solution, (WRONG_DW, Edit(cell, anchor, new)))}
 
@@ -56,8 +58,11 @@ def _edit(*edits: Edit) -> Callable[[str, Context], dict[str, str]]:
     return lambda solution, context: {"mlp.ipynb": apply_edits(solution, edits)}
 
 
-def _cells(change: Callable[[list[dict]], list[dict]], name: str = "mlp.ipynb") -> Callable[[str, Context], dict[str, str]]:
+def _cells(
+    change: Callable[[list[dict]], list[dict]], name: str = "mlp.ipynb"
+) -> Callable[[str, Context], dict[str, str]]:
     """The correct solution with its list of cells changed."""
+
     def make(solution: str, context: Context) -> dict[str, str]:
         notebook = json.loads(solution)
         notebook["cells"] = change(notebook["cells"])
@@ -94,96 +99,252 @@ def _blank_tests(cells: list[dict]) -> list[dict]:
 
 
 CHEATS: tuple[Submission, ...] = (
-    Submission("cheat_allclose", "monkeypatches NumPy's comparisons to always agree", _cheat(
-        "np.allclose = lambda *args, **kwargs: True\n"
-        "np.isclose = lambda a, b, *args, **kwargs: np.ones(np.broadcast(a, b).shape, dtype=bool)\n"
-        "np.testing.assert_allclose = lambda *args, **kwargs: None"), WRONG_DW_LOSES),
-    Submission("cheat_patch_grader", "replaces the grader's judge in the kernel with a no-op", _cheat(
-        "try:\n    import autograder.judge.checks\n    autograder.judge.checks.judge = lambda *args, **kwargs: None\nexcept Exception:\n    pass"),
-        WRONG_DW_LOSES),
-    Submission("cheat_input_transformer", "an IPython input transformer blanks every cell that calls the grader", _cheat(
-        "try:\n    get_ipython().input_transformers_cleanup.append(\n"
-        "        lambda lines: ['pass\\n'] if any('autograder' in line for line in lines) else lines)\nexcept NameError:\n    pass"),
-        WRONG_DW_LOSES),
-    Submission("cheat_hide_errors", "patches the shell's run_cell_async and showtraceback so errors are not reported", _cheat(
-        "try:\n    _shell = get_ipython()\n    _run_cell = _shell.run_cell_async\n\n"
-        "    async def _quiet(*args, **kwargs):\n        result = await _run_cell(*args, **kwargs)\n"
-        "        result.error_in_exec = None\n        return result\n\n"
-        "    _shell.run_cell_async = _quiet\n    _shell._showtraceback = lambda *args, **kwargs: None\n"
-        "    _shell.showtraceback = lambda *args, **kwargs: None\nexcept NameError:\n    pass"), WRONG_DW_LOSES),
-    Submission("cheat_rewrite_gradebook", "a detached process keeps trying to give everyone 100 extra points in gradebook.db", _cheat(
-        "import subprocess, sys\n"
-        "_script = ('import sqlite3, sys, time\\n'\n"
-        "           'for _ in range(240):\\n'\n"
-        "           '    try:\\n'\n"
-        "           '        db = sqlite3.connect(sys.argv[1], timeout=1)\\n'\n"
-        "           '        db.execute(\"UPDATE grade SET extra_credit = 100\")\\n'\n"
-        "           '        db.commit()\\n'\n"
-        "           '    except Exception:\\n'\n"
-        "           '        pass\\n'\n"
-        "           '    time.sleep(0.5)\\n')\n"
-        "try:\n    subprocess.Popen([sys.executable, '-c', _script, {gradebook!r}], start_new_session=True,\n"
-        "                     stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)\n"
-        "except Exception:\n    pass"), WRONG_DW_LOSES),
-    Submission("cheat_read_solutions", "reads the instructor's solution notebook and runs its answer cells", _cheat(
-        "import json as _json\nfor _path in {solutions!r}:\n    try:\n        for _cell in _json.load(open(_path))['cells']:\n"
-        "            if _cell['metadata'].get('nbgrader', {{}}).get('solution'):\n                exec(''.join(_cell['source']))\n"
-        "    except Exception:\n        pass", cell="mlp", at_end=True), WRONG_DW_LOSES),
-    Submission("cheat_overwrite_helpers", "rewrites nn_checks.py and patches the diagnosis checks to do nothing", _cheat(
-        "try:\n    with open('nn_checks.py', 'a') as _f:\n        _f.write('\\ndef check_close(*args, **kwargs):\\n    return None\\n')\n"
-        "    import nn_checks, nn_diagnosis\n    nn_checks.check_close = lambda *args, **kwargs: None\n"
-        "    nn_diagnosis.check_close = lambda *args, **kwargs: None\n"
-        "    nn_diagnosis.Quantity.check = lambda self, *args, **kwargs: None\nexcept Exception:\n    pass"), WRONG_DW_LOSES),
-    Submission("cheat_patch_builtins", "patches builtins.max so every relative error looks like 0", _cheat(
-        "import builtins\n_max = builtins.max\nbuiltins.max = lambda *args, **kwargs: 1e300 if len(args) == 3 else _max(*args, **kwargs)"),
-        WRONG_DW_LOSES),
-    Submission("cheat_blank_test_cells", "replaces every hidden test cell with `pass`",
-               lambda solution, context: _cells(_blank_tests)(apply_edits(solution, (WRONG_DW,)), context), WRONG_DW_LOSES),
-    Submission("cheat_hardcode_public", "Linear.forward returns the public worked example's answer", _edit(
-        Edit("linear", 'self.ctx["x"] = x\n        return x @ self.W + self.b', "return np.array([[-3.5, -4.5], [3.5, 3.5]])")),
-        ("test_linear_forward", GATE_CELL), registry.cells_of_part("linear")),
-    Submission("cheat_import_torch", "imports torch in the answer cell (to get gradients from autograd)", _cheat(
-        "try:\n    import torch\n    _have_torch = True\nexcept ImportError:\n    _have_torch = False"), WRONG_DW_LOSES),
-    Submission("cheat_kill_grader", "kills its parent process and the namespace's first process", _cheat(
-        "import os, signal\nfor _pid in {{os.getppid(), 1}}:\n    try:\n        os.kill(_pid, signal.SIGKILL)\n    except Exception:\n        pass"),
-        WRONG_DW_LOSES),
-    Submission("cheat_print_grader_source", "prints the grader's reference, mistake catalogue and secret module", _cheat(
-        "import importlib, inspect\nfor _name in ('autograder.judge.reference', 'catalogue.mistakes', 'autograder.judge.secret'):\n"
-        "    try:\n        print(inspect.getsource(importlib.import_module(_name)))\n    except Exception:\n        pass\n"
-        "for _path in {grader!r}:\n    try:\n        print(open(_path).read())\n    except Exception:\n        pass"),
-        WRONG_DW_LOSES),
-    Submission("cheat_print_environment", "prints the kernel's environment, looking for the grader's secret", _cheat(
-        "import os\nprint(dict(os.environ))"), WRONG_DW_LOSES),
+    Submission(
+        "cheat_allclose",
+        "monkeypatches NumPy's comparisons to always agree",
+        _cheat(
+            "np.allclose = lambda *args, **kwargs: True\n"
+            "np.isclose = lambda a, b, *args, **kwargs: np.ones(np.broadcast(a, b).shape, dtype=bool)\n"
+            "np.testing.assert_allclose = lambda *args, **kwargs: None"
+        ),
+        WRONG_DW_LOSES,
+    ),
+    Submission(
+        "cheat_patch_grader",
+        "replaces the grader's judge in the kernel with a no-op",
+        _cheat(
+            "try:\n    import autograder.judge.checks\n"
+            "    autograder.judge.checks.judge = lambda *args, **kwargs: None\nexcept Exception:\n    pass"
+        ),
+        WRONG_DW_LOSES,
+    ),
+    Submission(
+        "cheat_input_transformer",
+        "an IPython input transformer blanks every cell that calls the grader",
+        _cheat(
+            "try:\n    get_ipython().input_transformers_cleanup.append(\n"
+            "        lambda lines: ['pass\\n'] if any('autograder' in line for line in lines) else lines)\n"
+            "except NameError:\n    pass"
+        ),
+        WRONG_DW_LOSES,
+    ),
+    Submission(
+        "cheat_hide_errors",
+        "patches the shell's run_cell_async and showtraceback so errors are not reported",
+        _cheat(
+            "try:\n    _shell = get_ipython()\n    _run_cell = _shell.run_cell_async\n\n"
+            "    async def _quiet(*args, **kwargs):\n        result = await _run_cell(*args, **kwargs)\n"
+            "        result.error_in_exec = None\n        return result\n\n"
+            "    _shell.run_cell_async = _quiet\n    _shell._showtraceback = lambda *args, **kwargs: None\n"
+            "    _shell.showtraceback = lambda *args, **kwargs: None\nexcept NameError:\n    pass"
+        ),
+        WRONG_DW_LOSES,
+    ),
+    Submission(
+        "cheat_rewrite_gradebook",
+        "a detached process keeps trying to give everyone 100 extra points in gradebook.db",
+        _cheat(
+            "import subprocess, sys\n"
+            "_script = ('import sqlite3, sys, time\\n'\n"
+            "           'for _ in range(240):\\n'\n"
+            "           '    try:\\n'\n"
+            "           '        db = sqlite3.connect(sys.argv[1], timeout=1)\\n'\n"
+            "           '        db.execute(\"UPDATE grade SET extra_credit = 100\")\\n'\n"
+            "           '        db.commit()\\n'\n"
+            "           '    except Exception:\\n'\n"
+            "           '        pass\\n'\n"
+            "           '    time.sleep(0.5)\\n')\n"
+            "try:\n    subprocess.Popen([sys.executable, '-c', _script, {gradebook!r}], start_new_session=True,\n"
+            "                     stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)\n"
+            "except Exception:\n    pass"
+        ),
+        WRONG_DW_LOSES,
+    ),
+    Submission(
+        "cheat_read_solutions",
+        "reads the instructor's solution notebook and runs its answer cells",
+        _cheat(
+            "import json as _json\nfor _path in {solutions!r}:\n    try:\n"
+            "        for _cell in _json.load(open(_path))['cells']:\n"
+            "            if _cell['metadata'].get('nbgrader', {{}}).get('solution'):\n"
+            "                exec(''.join(_cell['source']))\n"
+            "    except Exception:\n        pass",
+            cell="mlp",
+            at_end=True,
+        ),
+        WRONG_DW_LOSES,
+    ),
+    Submission(
+        "cheat_overwrite_helpers",
+        "rewrites nn_checks.py and patches the diagnosis checks to do nothing",
+        _cheat(
+            "try:\n    with open('nn_checks.py', 'a') as _f:\n        _f.write('\\ndef check_close(*args, **kwargs):\\n"
+            "    return None\\n')\n"
+            "    import nn_checks, nn_diagnosis\n    nn_checks.check_close = lambda *args, **kwargs: None\n"
+            "    nn_diagnosis.check_close = lambda *args, **kwargs: None\n"
+            "    nn_diagnosis.Quantity.check = lambda self, *args, **kwargs: None\nexcept Exception:\n    pass"
+        ),
+        WRONG_DW_LOSES,
+    ),
+    Submission(
+        "cheat_patch_builtins",
+        "patches builtins.max so every relative error looks like 0",
+        _cheat(
+            "import builtins\n_max = builtins.max\n"
+            "builtins.max = lambda *args, **kwargs: 1e300 if len(args) == 3 else _max(*args, **kwargs)"
+        ),
+        WRONG_DW_LOSES,
+    ),
+    Submission(
+        "cheat_blank_test_cells",
+        "replaces every hidden test cell with `pass`",
+        lambda solution, context: _cells(_blank_tests)(apply_edits(solution, (WRONG_DW,)), context),
+        WRONG_DW_LOSES,
+    ),
+    Submission(
+        "cheat_hardcode_public",
+        "Linear.forward returns the public worked example's answer",
+        _edit(
+            Edit(
+                "linear",
+                'self.ctx["x"] = x\n        return x @ self.W + self.b',
+                "return np.array([[-3.5, -4.5], [3.5, 3.5]])",
+            )
+        ),
+        ("test_linear_forward", GATE_CELL),
+        registry.cells_of_part("linear"),
+    ),
+    Submission(
+        "cheat_import_torch",
+        "imports torch in the answer cell (to get gradients from autograd)",
+        _cheat("try:\n    import torch\n    _have_torch = True\nexcept ImportError:\n    _have_torch = False"),
+        WRONG_DW_LOSES,
+    ),
+    Submission(
+        "cheat_kill_grader",
+        "kills its parent process and the namespace's first process",
+        _cheat(
+            "import os, signal\nfor _pid in {{os.getppid(), 1}}:\n    try:\n        os.kill(_pid, signal.SIGKILL)\n"
+            "    except Exception:\n        pass"
+        ),
+        WRONG_DW_LOSES,
+    ),
+    Submission(
+        "cheat_print_grader_source",
+        "prints the grader's reference, mistake catalogue and secret module",
+        _cheat(
+            "import importlib, inspect\n"
+            "for _name in ('autograder.judge.reference', 'catalogue.mistakes', 'autograder.judge.secret'):\n"
+            "    try:\n        print(inspect.getsource(importlib.import_module(_name)))\n    except Exception:\n"
+            "        pass\n"
+            "for _path in {grader!r}:\n    try:\n        print(open(_path).read())\n    except Exception:\n        pass"
+        ),
+        WRONG_DW_LOSES,
+    ),
+    Submission(
+        "cheat_print_environment",
+        "prints the kernel's environment, looking for the grader's secret",
+        _cheat("import os\nprint(dict(os.environ))"),
+        WRONG_DW_LOSES,
+    ),
 )
 
 FAULTS: tuple[Submission, ...] = (
-    Submission("fault_infinite_loop", "CrossEntropyLoss.backward never returns", _edit(
-        Edit("cross_entropy", "probs, targets = self.ctx", "while True:\n            pass\n        probs, targets = self.ctx")),
-        ("test_cross_entropy_backward",), shows="expected to finish within"),
-    Submission("fault_os_exit", "SGD.step ends the process with os._exit", _edit(
-        Edit("sgd", "for p in self.params:", "import os\n        os._exit(3)\n        for p in self.params:")),
-        ("test_sgd_step",), shows="worker process running your code ended"),
-    Submission("fault_memory_bomb", "CrossEntropyLoss.forward allocates memory until none is left", _edit(
-        Edit("cross_entropy", "batch = logits.shape[0]\n        shifted", "_blocks = []\n        while True:\n            _blocks.append(np.empty(1 << 28))\n"
-             "        batch = logits.shape[0]\n        shifted")),
-        ("test_cross_entropy_forward",), registry.cells_of_part("cross_entropy"), shows="MemoryError"),
-    Submission("fault_fork_bomb", "MLP.forward forks without end", _edit(
-        Edit("mlp", "return self.fc2(self.relu(self.fc1(x)))", "import os\n        while True:\n            os.fork()")),
-        ("test_mlp_forward",), (*registry.cells_of_part("mlp"), GATE_CELL)),
-    Submission("fault_huge_output", "an answer cell prints 20 MB", _edit(Edit("relu", "class ReLU(Module):", 'print("x" * 20_000_000)\n\n\nclass ReLU(Module):')), ()),
-    Submission("fault_invalid_json", "the notebook file is cut in half", lambda solution, context: {"mlp.ipynb": solution[: len(solution) // 2]},
-               ALL_CELLS, shows="could not be read"),
-    Submission("fault_deleted_test_cells", "two hidden test cells deleted", _cells(
-        lambda cells: [c for c in cells if _grade_id(c) not in ("test_linear_forward", "test_sgd_step")]), ()),
-    Submission("fault_retyped_cells", "a test cell and an answer cell turned into markdown", _cells(
-        lambda cells: _retype(cells, {"test_relu_forward", "sgd"})), ()),
-    Submission("fault_changed_test_grade_id", "a hidden test cell's grade_id changed", _cells(
-        lambda cells: _rename(cells, {"test_relu_backward": "my_tests"})), ()),
-    Submission("fault_changed_answer_grade_id", "the CrossEntropyLoss answer cell's grade_id changed", _cells(
-        lambda cells: _rename(cells, {"cross_entropy": "my_loss"})), registry.cells_of_part("cross_entropy"), shows="CrossEntropyLoss: expected the class"),
-    Submission("fault_renamed_notebook", "the notebook submitted as my_mlp.ipynb", _cells(lambda cells: cells, name="my_mlp.ipynb"), (),
-               shows="was named 'my_mlp.ipynb'"),
+    Submission(
+        "fault_infinite_loop",
+        "CrossEntropyLoss.backward never returns",
+        _edit(
+            Edit(
+                "cross_entropy",
+                "probs, targets = self.ctx",
+                "while True:\n            pass\n        probs, targets = self.ctx",
+            )
+        ),
+        ("test_cross_entropy_backward",),
+        shows="expected to finish within",
+    ),
+    Submission(
+        "fault_os_exit",
+        "SGD.step ends the process with os._exit",
+        _edit(Edit("sgd", "for p in self.params:", "import os\n        os._exit(3)\n        for p in self.params:")),
+        ("test_sgd_step",),
+        shows="worker process running your code ended",
+    ),
+    Submission(
+        "fault_memory_bomb",
+        "CrossEntropyLoss.forward allocates memory until none is left",
+        _edit(
+            Edit(
+                "cross_entropy",
+                "batch = logits.shape[0]\n        shifted",
+                "_blocks = []\n        while True:\n            _blocks.append(np.empty(1 << 28))\n"
+                "        batch = logits.shape[0]\n        shifted",
+            )
+        ),
+        ("test_cross_entropy_forward",),
+        registry.cells_of_part("cross_entropy"),
+        shows="MemoryError",
+    ),
+    Submission(
+        "fault_fork_bomb",
+        "MLP.forward forks without end",
+        _edit(
+            Edit(
+                "mlp",
+                "return self.fc2(self.relu(self.fc1(x)))",
+                "import os\n        while True:\n            os.fork()",
+            )
+        ),
+        ("test_mlp_forward",),
+        (*registry.cells_of_part("mlp"), GATE_CELL),
+    ),
+    Submission(
+        "fault_huge_output",
+        "an answer cell prints 20 MB",
+        _edit(Edit("relu", "class ReLU(Module):", 'print("x" * 20_000_000)\n\n\nclass ReLU(Module):')),
+        (),
+    ),
+    Submission(
+        "fault_invalid_json",
+        "the notebook file is cut in half",
+        lambda solution, context: {"mlp.ipynb": solution[: len(solution) // 2]},
+        ALL_CELLS,
+        shows="could not be read",
+    ),
+    Submission(
+        "fault_deleted_test_cells",
+        "two hidden test cells deleted",
+        _cells(lambda cells: [c for c in cells if _grade_id(c) not in ("test_linear_forward", "test_sgd_step")]),
+        (),
+    ),
+    Submission(
+        "fault_retyped_cells",
+        "a test cell and an answer cell turned into markdown",
+        _cells(lambda cells: _retype(cells, {"test_relu_forward", "sgd"})),
+        (),
+    ),
+    Submission(
+        "fault_changed_test_grade_id",
+        "a hidden test cell's grade_id changed",
+        _cells(lambda cells: _rename(cells, {"test_relu_backward": "my_tests"})),
+        (),
+    ),
+    Submission(
+        "fault_changed_answer_grade_id",
+        "the CrossEntropyLoss answer cell's grade_id changed",
+        _cells(lambda cells: _rename(cells, {"cross_entropy": "my_loss"})),
+        registry.cells_of_part("cross_entropy"),
+        shows="CrossEntropyLoss: expected the class",
+    ),
+    Submission(
+        "fault_renamed_notebook",
+        "the notebook submitted as my_mlp.ipynb",
+        _cells(lambda cells: cells, name="my_mlp.ipynb"),
+        (),
+        shows="was named 'my_mlp.ipynb'",
+    ),
 )
 
 CORRECT: tuple[Submission, ...] = tuple(
-    Submission(f"correct_{i}", "the reference solution, among the faulty ones", _edit(), ()) for i in (1, 2, 3))
+    Submission(f"correct_{i}", "the reference solution, among the faulty ones", _edit(), ()) for i in (1, 2, 3)
+)

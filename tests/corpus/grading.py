@@ -3,6 +3,7 @@
 A submission is Python source holding the answer cells' classes; ``EXPECTED`` in it (for the corpus) maps each
 check it must lose to the text its true cause contains (None: no cause can be named from what came).
 """
+
 from __future__ import annotations
 
 import json
@@ -33,18 +34,25 @@ LIKELY = re.compile(r"Likely cause: (.*?)(?:\n  The formula:|\Z)", re.S)
 
 def _cells(notebook_text: str) -> dict[str, str]:
     cells = json.loads(notebook_text)["cells"]
-    return {c["metadata"]["nbgrader"]["grade_id"]: "".join(c["source"]) for c in cells
-            if c.get("metadata", {}).get("nbgrader", {}).get("grade_id")}
+    return {
+        c["metadata"]["nbgrader"]["grade_id"]: "".join(c["source"])
+        for c in cells
+        if c.get("metadata", {}).get("nbgrader", {}).get("grade_id")
+    }
 
 
 SOURCE_CELLS = _cells((REPO / "source" / "mlp" / "mlp.ipynb").read_text())
 SOLUTION_TEXT = (REPO / "solutions" / "mlp" / "mlp.ipynb").read_text()
-PUBLIC_CELLS = {"".join(c["source"]).split(":")[0].removeprefix("# Public checks for "): "".join(c["source"])
-                for c in json.loads(SOLUTION_TEXT)["cells"] if "".join(c["source"]).startswith("# Public checks for ")}
+PUBLIC_CELLS = {
+    "".join(c["source"]).split(":")[0].removeprefix("# Public checks for "): "".join(c["source"])
+    for c in json.loads(SOLUTION_TEXT)["cells"]
+    if "".join(c["source"]).startswith("# Public checks for ")
+}
 
 
 def namespace(code: str, name: str = "<submission>") -> dict[str, Any]:
-    """The notebook's setup cell, then the submission's answer code, in one namespace (as the grading worker runs them)."""
+    """The notebook's setup cell, then the submission's answer code, in one namespace (as the grading worker runs
+    them)."""
     names: dict[str, Any] = {"__name__": "__main__"}
     exec(compile(SOURCE_CELLS["setup"], "<cell setup>", "exec"), names)
     exec(compile(code, name, "exec"), names)
@@ -82,7 +90,11 @@ def cause_named(message: str) -> str | None:
 
 def corpus() -> dict[str, str]:
     """Every corpus submission's source, by name."""
-    return {path.stem: path.read_text() for path in sorted(CORPUS.glob("*.py")) if path.stem not in ("grading", "__init__", "report")}
+    return {
+        path.stem: path.read_text()
+        for path in sorted(CORPUS.glob("*.py"))
+        if path.stem not in ("grading", "__init__", "report")
+    }
 
 
 def expected_of(code: str) -> dict[str, str | None]:
@@ -102,7 +114,8 @@ def catalogue_expected(mistake: Mistake) -> dict[str, str | None]:
 
 
 def score(results: dict[str, tuple[dict[str, str | None], dict[str, str]]]) -> dict[str, Any]:
-    """Cause-naming precision and recall over ``{name: (expected, lost)}``: named causes that are right; lost cells named."""
+    """Cause-naming precision and recall over ``{name: (expected, lost)}``: named causes that are right; lost cells
+    named."""
     named = right = failures = 0
     wrong: list[str] = []
     for name, (expected, lost) in results.items():
@@ -117,9 +130,28 @@ def score(results: dict[str, tuple[dict[str, str | None], dict[str, str]]]) -> d
                 right += 1
             else:
                 wrong.append(f"{name}/{check}: named {cause!r}, true cause {truth!r}")
-    return {"named": named, "right": right, "failures": failures, "precision": right / named if named else 1.0,
-            "recall": right / failures if failures else 1.0, "wrong": wrong}
+    return {
+        "named": named,
+        "right": right,
+        "failures": failures,
+        "precision": right / named if named else 1.0,
+        "recall": right / failures if failures else 1.0,
+        "wrong": wrong,
+    }
 
 
-__all__ = ["CHECKS", "MISTAKES", "SECRETS", "VARIANTS", "catalogue_code", "catalogue_expected", "cause_named", "corpus",
-           "expected_of", "grade", "namespace", "score", "secret"]
+__all__ = [
+    "CHECKS",
+    "MISTAKES",
+    "SECRETS",
+    "VARIANTS",
+    "catalogue_code",
+    "catalogue_expected",
+    "cause_named",
+    "corpus",
+    "expected_of",
+    "grade",
+    "namespace",
+    "score",
+    "secret",
+]

@@ -78,4 +78,5 @@ class MLP(Module):
         return self.fc1.backward(dhidden)
 
 
-EXPECTED = {"cross_entropy_forward": "subtracting each row's max", "cross_entropy_backward": "subtracting each row's max"}
+EXPECTED = {"cross_entropy_forward": "subtracting each row's max",
+            "cross_entropy_backward": "subtracting each row's max"}
