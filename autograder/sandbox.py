@@ -41,6 +41,12 @@ SYSTEM_DIRS = ("/usr", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32", "
 LAUNCHER = "/run/kit/launch.py"
 SANDBOX_UID = 65534  # nobody: a name every system knows, owning nothing outside
 TRAMPOLINE = "--as-nobody"
+# This interpreter as a path that exists inside a sandbox. Python keeps how it was started: run as
+# `../.venv/bin/python` from a course folder, sys.executable is `/course/../.venv/bin/python`, and inside a sandbox,
+# where the course folder does not exist, that `..` cannot be followed. Normalised, not resolved: a venv's python is
+# a link whose own place tells Python which environment it runs.
+PYTHON = os.path.abspath(sys.executable)
+NAMESPACE_ERRORS = ("namespace", "uid map", "unshare")  # how bwrap says it could not make its namespaces
 
 
 class SandboxError(RuntimeError):
@@ -72,10 +78,10 @@ class Sandbox:
         limits = json.dumps({"limits": self.limits.__dict__})
         if not self.isolated:
             env = ["env", "-i", *(f"{k}={v}" for k, v in self._environment().items())]
-            return [*env, sys.executable, "-I", str(Path(__file__).resolve()), limits, "--", *argv]
-        command = [*self._bwrap(), "--", sys.executable, "-I", LAUNCHER, limits, "--", *argv]
+            return [*env, PYTHON, "-I", str(Path(__file__).resolve()), limits, "--", *argv]
+        command = [*self._bwrap(), "--", PYTHON, "-I", LAUNCHER, limits, "--", *argv]
         if os.geteuid() == 0:
-            return [sys.executable, "-I", str(Path(__file__).resolve()), TRAMPOLINE, *command]
+            return [PYTHON, "-I", str(Path(__file__).resolve()), TRAMPOLINE, *command]
         return command
 
     def prepare(self) -> None:
@@ -193,7 +199,7 @@ def check_available() -> None:
         probe.prepare()
         try:
             result = subprocess.run(
-                probe.wrap([sys.executable, "-I", "-c", "pass"]),
+                probe.wrap([PYTHON, "-I", "-c", "pass"]),
                 capture_output=True,
                 text=True,
                 timeout=60,
@@ -202,8 +208,12 @@ def check_available() -> None:
         except (OSError, subprocess.TimeoutExpired) as error:
             raise SandboxError(f"bubblewrap could not be started ({error}). {ENABLE_HINT}") from None
     if result.returncode != 0:
+        error = result.stderr.strip()
+        if any(sign in error for sign in NAMESPACE_ERRORS):
+            raise SandboxError(f"bubblewrap cannot start a sandbox on this machine ({error}). {ENABLE_HINT}")
         raise SandboxError(
-            f"bubblewrap cannot start a sandbox on this machine ({result.stderr.strip()}). {ENABLE_HINT}"
+            f"a test sandbox could not run {PYTHON} ({error}); the sandbox shows only this "
+            f"interpreter's installation and site-packages: {', '.join(map(str, python_paths()))}"
         )
 
 

@@ -83,7 +83,8 @@ def test_an_ordinary_user_grades_a_course_outside_the_repository_with_relative_d
             shutil.rmtree(home / ".local" / "share" / "dl-notes-kit", ignore_errors=True)
             subprocess.run(["chown", "-R", f"{INSTRUCTOR}:", str(folder)], check=True)
             folder.chmod(0o755)
-        python = _python_for(prefix, env, folder)
+        # as an instructor types it in the course folder: the interpreter by a relative path (through `..`)
+        python = os.path.relpath(_python_for(prefix, env, folder), course)
         result = grade(course, "--jobs", "2", env=env, user=prefix, python=python)
         assert result.returncode == 0, result.stdout + result.stderr
         assert totals(course) == {"reference_student": 100, "einsum_student": 100}, result.stdout

@@ -138,7 +138,7 @@ def _run_worker(box: sandbox.Sandbox, workdir: Path, checks: list[str], seconds:
     with log.open("wb") as err:
         try:
             done = subprocess.run(
-                box.wrap([sys.executable, "-I", str(workdir / "worker.py"), *checks]),
+                box.wrap([sandbox.PYTHON, "-I", str(workdir / "worker.py"), *checks]),
                 cwd=workdir,
                 stdin=subprocess.DEVNULL,
                 stdout=subprocess.PIPE,
