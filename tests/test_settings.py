@@ -159,3 +159,18 @@ c.KitGrading.mnist_dir = {str(MNIST)!r}
     note = json.loads((course / "handins" / "carol" / "mlp" / "mlp.ipynb").read_text())["cells"][0]["source"]
     assert "could not be read" in "".join(note)  # replaced by the release from out/, with a note
     assert not any((course / name).exists() for name in ("submitted", "autograded", "release", "gradebook.db"))
+
+
+@pytest.mark.parametrize("attempts", [2, 3])
+def test_a_crash_message_says_how_often_the_worker_was_tried_in_english_and_chinese(
+    attempts: int, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    sys.path.insert(0, str(REPO / "source" / "mlp"))
+    import nn_i18n
+    from autograder.plugins.verify import _crash
+
+    message = _crash("ended with exit status 1 while running this check", attempts)["timeout"]
+    assert ("twice" if attempts == 2 else f"{attempts} times in a row") in message
+    monkeypatch.setattr(nn_i18n, "LANGUAGE", "zh")
+    chinese = nn_i18n.translate(message.splitlines()[0])
+    assert "times" not in chinese and "twice" not in chinese and "次" in chinese, chinese

@@ -122,11 +122,12 @@ def _prepare(workdir: Path, part: tuple[str, ...], cells: list[dict[str, str]], 
         save(workdir / "inputs" / check, inputs_for(check))
 
 
-def _crash(reason: str) -> dict[str, Any]:
+def _crash(reason: str, attempts: int) -> dict[str, Any]:
+    times = "twice" if attempts == 2 else f"{attempts} times in a row"
     return {
         "crash": True,
         "timeout": "This check could not finish: the worker process running your code "
-        f"{reason}, twice.\n  Likely cause: your code ended the process, ran too long or used too much memory.",
+        f"{reason}, {times}.\n  Likely cause: your code ended the process, ran too long or used too much memory.",
     }
 
 
@@ -209,7 +210,7 @@ def run_part(part: tuple[str, ...], cells: list[dict[str, str]], grading: Gradin
         if crashes[key] >= grading.attempts:
             where = "while running this check" if running else "while running your answer cells"
             for check in [running] if running else remaining:
-                outcomes[check] = _crash(f"{reason} {where}")
+                outcomes[check] = _crash(f"{reason} {where}", grading.attempts)
     return outcomes
 
 

@@ -59,6 +59,10 @@ ZH: tuple[tuple[str, str], ...] = (
         "This check could not finish: the worker process running your code {reason}, twice.",
         "这项检查无法完成：运行你代码的工作进程{reason}，两次都是如此。",
     ),
+    (
+        "This check could not finish: the worker process running your code {reason}, {raw_count} times in a row.",
+        "这项检查无法完成：运行你代码的工作进程{reason}，连续 {raw_count} 次都是如此。",
+    ),
     ("{reason} while running this check", "{reason}（在运行这项检查时）"),
     ("{reason} while running your answer cells", "{reason}（在运行你的答案单元格时）"),
     ("ended with exit status {raw_status}", "以退出状态 {raw_status} 结束"),
