@@ -23,7 +23,8 @@ an ordinary user and for root alike, through an unprivileged user namespace:
 - when the command ends, or the process that started it dies, every process
   in the sandbox is killed (``--die-with-parent`` and the PID namespace).
 
-Only the standard library is used here: this file is also the launcher.
+Trusted side: the grader builds every sandbox here. May import: the standard library only, because this
+file is also the launcher that runs inside each sandbox, before the student's code.
 """
 
 from __future__ import annotations
