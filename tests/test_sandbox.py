@@ -157,9 +157,31 @@ def test_each_sandbox_has_its_own_process_limit(tmp_path: Path) -> None:
 
 
 def test_a_machine_that_cannot_sandbox_is_told_how_to_fix_it(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
-    broken = tmp_path / "bwrap"
+    folder = tmp_path / "bin"  # readable by all: under root, bubblewrap is run as nobody
+    folder.mkdir(mode=0o755)
+    folder.chmod(0o755)
+    broken = folder / "bwrap"
     broken.write_text("#!/bin/sh\necho 'bwrap: No permissions to create new namespace' >&2\nexit 1\n")
     broken.chmod(0o755)
     monkeypatch.setattr(sandbox, "bwrap_binary", lambda: broken)
-    with pytest.raises(sandbox.SandboxError, match="unprivileged user namespaces.*KitGrading.sandbox = False"):
+    with pytest.raises(
+        sandbox.SandboxError,
+        match="No permissions to create new namespace.*unprivileged user namespaces.*KitGrading.sandbox = False",
+    ):
         sandbox.check_available()
+
+
+def test_a_sandbox_that_cannot_run_the_interpreter_is_not_blamed_on_namespaces(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    folder = tmp_path / "bin"  # readable by all: under root, bubblewrap is run as nobody
+    folder.mkdir(mode=0o755)
+    folder.chmod(0o755)
+    broken = folder / "bwrap"
+    broken.write_text("#!/bin/sh\necho 'bwrap: execvp /gone/python: No such file or directory' >&2\nexit 1\n")
+    broken.chmod(0o755)
+    monkeypatch.setattr(sandbox, "bwrap_binary", lambda: broken)
+    with pytest.raises(sandbox.SandboxError) as raised:
+        sandbox.check_available()
+    assert f"could not run {sandbox.PYTHON}" in str(raised.value) and "/gone/python" in str(raised.value)
+    assert "unprivileged user namespaces" not in str(raised.value)
