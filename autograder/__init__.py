@@ -33,7 +33,7 @@ __all__ = [f"check_{check.name}" for check in CHECKS]
 
 def __getattr__(name: str) -> Any:
     if name.startswith("check_") and name[len("check_") :] in BY_NAME:
-        return _in_kernel(name[len("check_") :])
+        return _check_here(name[len("check_") :])
     raise AttributeError(f"module 'autograder' has no attribute {name!r}")
 
 
@@ -41,7 +41,7 @@ class CheckFailed(AssertionError):
     """A hidden check failed; the message says what was expected, what came, the likely cause and the formula."""
 
 
-def _in_kernel(check: str) -> Callable[[type], None]:
+def _check_here(check: str) -> Callable[[type], None]:
     """The hidden test cell's function: run the check here; a failure is re-raised as ``CheckFailed`` (message only)."""
 
     def run(student_class: type) -> None:

@@ -76,6 +76,8 @@ class Sandbox:
 
     def wrap(self, argv: list[str]) -> list[str]:
         """The command that runs ``argv`` inside this sandbox."""
+        if os.path.isabs(argv[0]):  # /course/../venv/bin/python: the course folder is not in the sandbox (see PYTHON)
+            argv = [os.path.abspath(argv[0]), *argv[1:]]
         limits = json.dumps({"limits": self.limits.__dict__})
         if not self.isolated:
             env = ["env", "-i", *(f"{k}={v}" for k, v in self._environment().items())]

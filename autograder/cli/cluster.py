@@ -194,22 +194,12 @@ class Dispatcher:
 
     def __init__(self, address: str, paths: CoursePaths, config: Any, grading: Any, assignment: str) -> None:
         from distributed import Client
-        from nbgrader.api import Gradebook, MissingEntry
 
         from autograder.judge import secret
 
+        # grade.require_assignment has made sure the gradebook (its tables made once, here) knows the assignment
         self.paths, self.assignment = paths, assignment
-        coursedir = paths.coursedir
         self.db_url = paths.db_url()
-        # The gradebook's tables are made here, once, before any worker writes to it; the assignment must be in it.
-        with Gradebook(self.db_url, coursedir.course_id) as gradebook:
-            try:
-                gradebook.find_assignment(assignment)
-            except MissingEntry:
-                raise GraderFault(
-                    f"the gradebook {self.db_url.split('@')[-1]} has no assignment {assignment!r}: run "
-                    f"`nbgrader generate_assignment {assignment}` with this db_url first"
-                ) from None
         kit = paths.kit
         course_files: dict[str, bytes] = {}
         for kind, folder in (("source", paths.source(assignment)), ("release", paths.release(assignment))):

@@ -248,8 +248,9 @@ def require_assignment(paths: CoursePaths, assignment: str) -> None:
             gradebook.find_assignment(assignment)
         except MissingEntry:
             raise GraderFault(
-                f"the gradebook has no assignment {assignment!r}: run `nbgrader generate_assignment "
-                f"{assignment}` in {paths.root} first (it builds the release and registers the assignment)"
+                f"the gradebook {paths.db_url().split('@')[-1]} has no assignment {assignment!r}: run `nbgrader "
+                f"generate_assignment {assignment}` in {paths.root}, with this db_url, first (it builds the release "
+                "and registers the assignment)"
             ) from None
 
 

@@ -91,11 +91,7 @@ class SandboxKernelManager(AsyncKernelManager):
             isolated=self._isolated,
         )
         box.prepare()
-        # an interpreter given as /course/../venv/bin/python must be normalised to be found in the sandbox
-        program = os.path.abspath(kernel_cmd[0]) if os.path.isabs(kernel_cmd[0]) else kernel_cmd[0]
-        await super()._async_launch_kernel(
-            box.wrap([program, *kernel_cmd[1:]]), **{**kw, "cwd": str(self._home), "env": None}
-        )
+        await super()._async_launch_kernel(box.wrap(kernel_cmd), **{**kw, "cwd": str(self._home), "env": None})
 
     async def _async_cleanup_resources(self, restart: bool = False) -> None:
         await super()._async_cleanup_resources(restart=restart)

@@ -13,6 +13,7 @@ with a message that says so). It runs before ``OverwriteCells``.
 
 from __future__ import annotations
 
+import functools
 from typing import Any
 
 import nbformat
@@ -41,8 +42,12 @@ class ForgetUnknownCells(NbGraderPreprocessor):
 class LimitOutputSize(NbGraderPreprocessor):
     """Cut every output text longer than ``KitGrading.max_output_chars`` (nbgrader's LimitOutput counts lines)."""
 
+    @functools.cached_property
+    def _limit(self) -> int:
+        return KitGrading(config=self.config).max_output_chars
+
     def _cut(self, text: str) -> str:
-        limit = KitGrading(config=self.config).max_output_chars
+        limit = self._limit
         return text if len(text) <= limit else f"{text[:limit]}\n... output cut: {len(text):,} characters in all ..."
 
     def preprocess_cell(

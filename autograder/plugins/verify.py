@@ -37,7 +37,6 @@ from typing import Any
 
 import nbformat
 from nbformat import NotebookNode
-from nbgrader.coursedir import CourseDirectory
 from nbgrader.preprocessors import NbGraderPreprocessor
 from traitlets import Bool
 
@@ -46,7 +45,7 @@ from autograder.faults import GraderFault
 from autograder.judge import secret
 from autograder.judge.inputs import inputs_for
 from autograder.plugins.course_data import resolve_mnist
-from autograder.settings import CoursePaths, KitGrading
+from autograder.settings import CoursePaths
 
 PROBE_DIR = Path(__file__).resolve().parents[1] / "probe"
 PREPARED_ENV = "KIT_GRADING_PREPARED"
@@ -292,12 +291,12 @@ _resolved: dict[tuple[str, str], Grading] = {}
 def prepare_grading(config: Any, assignment: str, log: Any = None) -> Grading:
     """Resolve, once per process: the helpers, the secret, MNIST, the sandbox. Raises ``GraderFault`` or
     ``sandbox.SandboxError`` with the reason before any student is graded."""
-    kit = KitGrading(config=config)
-    coursedir = CourseDirectory(config=config)
-    key = (coursedir.root, assignment)
+    paths = CoursePaths(config)
+    kit = paths.kit
+    key = (str(paths.root), assignment)
     if key in _resolved:
         return _resolved[key]
-    helpers = CoursePaths(config).release(assignment).resolve()
+    helpers = paths.release(assignment).resolve()
     if not helpers.is_dir():
         raise GraderFault(f"the release {helpers} is missing: run `nbgrader generate_assignment {assignment}` first")
     if str(helpers) not in sys.path:  # the judges import the course's helpers: the released, trusted copies
@@ -305,7 +304,7 @@ def prepare_grading(config: Any, assignment: str, log: Any = None) -> Grading:
     where, created = secret.use_course_secret(kit.secret_path())
     if log is not None:
         log.info("Hidden inputs drawn from the grading secret in %s%s", where, " (created now)" if created else "")
-    prepared = _prepared_by_parent(str(Path(coursedir.root).resolve()), assignment)
+    prepared = _prepared_by_parent(str(paths.root), assignment)
     mnist = Path(prepared["mnist"]) if prepared else resolve_mnist(kit, helpers)
     os.environ["MNIST_DIR"] = str(mnist)  # the judge's accuracy measurement reads the same validated copy
     if kit.sandbox and not (prepared and prepared.get("sandbox")):
