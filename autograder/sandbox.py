@@ -5,13 +5,16 @@
 an ordinary user and for root alike, through an unprivileged user namespace:
 
 - new user, PID, network, IPC, UTS and cgroup namespaces: no network, no view
-  of other processes; inside, the code runs as ``nobody`` with no capabilities.
+  of other processes; inside, the code runs as ``nobody`` with no capabilities
+  and cannot make user namespaces of its own (``--disable-userns``).
   Started by root, bubblewrap itself runs as ``nobody`` (the kernel never
   applies a process limit to root, in any namespace): a trampoline in this file
   opens the paths to share, covers /tmp with an empty tmpfs in a mount
   namespace of its own (nobody else sees it) and mounts them there, where
   ``nobody`` can reach them even if they lie under /root, then drops to
   ``nobody`` and runs bubblewrap;
+- every process of the sandbox, bubblewrap and the trampoline included, starts
+  with the sandbox's small environment, never the grader's (``env -i``);
 - a root file system holding only the system directories, the paths the
   caller lists (read-only, or writable) and private ``/tmp`` and ``/dev``;
   paths listed as hidden (the grader's package, when it lies inside a readable
@@ -42,6 +45,7 @@ SYSTEM_DIRS = ("/usr", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32", "
 LAUNCHER = "/run/kit/launch.py"
 SANDBOX_UID = 65534  # nobody: a name every system knows, owning nothing outside
 TRAMPOLINE = "--as-nobody"
+ENV = shutil.which("env", path="/usr/bin:/bin") or "env"
 # This interpreter as a path that exists inside a sandbox. Python keeps how it was started: run as
 # `../.venv/bin/python` from a course folder, sys.executable is `/course/../.venv/bin/python`, and inside a sandbox,
 # where the course folder does not exist, that `..` cannot be followed. Normalised, not resolved: a venv's python is
@@ -79,13 +83,15 @@ class Sandbox:
         if os.path.isabs(argv[0]):  # /course/../venv/bin/python: the course folder is not in the sandbox (see PYTHON)
             argv = [os.path.abspath(argv[0]), *argv[1:]]
         limits = json.dumps({"limits": self.limits.__dict__})
+        # Every process of the sandbox's tree starts with this environment, bubblewrap and the root trampoline
+        # included: inside, /proc/1/environ is bubblewrap's own, so whatever it inherited could be read there.
+        env = [ENV, "-i", *(f"{k}={v}" for k, v in self._environment().items())]
         if not self.isolated:
-            env = ["env", "-i", *(f"{k}={v}" for k, v in self._environment().items())]
             return [*env, PYTHON, "-I", str(Path(__file__).resolve()), limits, "--", *argv]
         command = [*self._bwrap(), "--", PYTHON, "-I", LAUNCHER, limits, "--", *argv]
         if os.geteuid() == 0:
-            return [PYTHON, "-I", str(Path(__file__).resolve()), TRAMPOLINE, *command]
-        return command
+            return [*env, PYTHON, "-I", str(Path(__file__).resolve()), TRAMPOLINE, *command]
+        return [*env, *command]
 
     def prepare(self) -> None:
         """Create the working directory; under root, give it and the writable paths to the sandbox's user."""
@@ -111,6 +117,8 @@ class Sandbox:
         args = [
             str(bwrap_binary()),
             "--unshare-all",
+            "--unshare-user",
+            "--disable-userns",
             "--die-with-parent",
             "--new-session",
             "--cap-drop",

@@ -185,3 +185,17 @@ def test_a_sandbox_that_cannot_run_the_interpreter_is_not_blamed_on_namespaces(
         sandbox.check_available()
     assert f"could not run {sandbox.PYTHON}" in str(raised.value) and "/gone/python" in str(raised.value)
     assert "unprivileged user namespaces" not in str(raised.value)
+
+
+def test_no_user_namespace_can_be_made_inside(tmp_path: Path) -> None:
+    result = _run(
+        tmp_path,
+        """
+        import subprocess
+        print(subprocess.run(["unshare", "--user", "true"], capture_output=True).returncode)
+        print(subprocess.run(["unshare", "--user", "--map-root-user", "true"], capture_output=True).returncode)
+    """,
+    )
+    assert result.returncode == 0 and "0" not in result.stdout.split() and len(result.stdout.split()) == 2, (
+        result.stdout + result.stderr
+    )
