@@ -35,6 +35,7 @@ c.CourseDirectory.db_url = "sqlite:///gradebook.db"
 # c.KitGrading.kernel_memory_mib = 6144
 # c.KitGrading.kernel_processes = 256
 # c.KitGrading.kernel_file_mib = 256
+# c.KitGrading.kernel_disk_mib = 512          # all it writes, held in memory (never the disk)
 # c.KitGrading.worker_cpu_seconds = 1200      # each sandboxed worker running hidden checks
 # c.KitGrading.worker_memory_mib = 4096
 # c.KitGrading.worker_processes = 64

@@ -43,6 +43,8 @@ from pathlib import Path
 
 SYSTEM_DIRS = ("/usr", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32", "/etc")
 LAUNCHER = "/run/kit/launch.py"
+SEED = "/run/kit/seed"  # the host's working directory, copied into a size-limited one (``Sandbox.disk_bytes``)
+PRIVATE_BYTES = 1 << 20  # each private folder: room for sockets and a little more
 SANDBOX_UID = 65534  # nobody: a name every system knows, owning nothing outside
 TRAMPOLINE = "--as-nobody"
 ENV = shutil.which("env", path="/usr/bin:/bin") or "env"
@@ -77,12 +79,17 @@ class Sandbox:
     limits: Limits = field(default_factory=Limits)
     env: dict[str, str] = field(default_factory=dict)
     isolated: bool = True  # False: limits only, no namespaces (the instructor opted in to unsandboxed grading)
+    # Bytes the working directory may hold: it is then a tmpfs of that size inside the sandbox, starting with a
+    # copy of the host folder's files, and nothing written there reaches the host (isolated sandboxes only).
+    disk_bytes: int | None = None
+    private: tuple[Path, ...] = ()  # empty folders that exist only inside, each a tmpfs of PRIVATE_BYTES
 
     def wrap(self, argv: list[str]) -> list[str]:
         """The command that runs ``argv`` inside this sandbox."""
         if os.path.isabs(argv[0]):  # /course/../venv/bin/python: the course folder is not in the sandbox (see PYTHON)
             argv = [os.path.abspath(argv[0]), *argv[1:]]
-        limits = json.dumps({"limits": self.limits.__dict__})
+        spec = {"limits": self.limits.__dict__, "seed": SEED if self.disk_bytes and self.isolated else None}
+        limits = json.dumps(spec)
         # Every process of the sandbox's tree starts with this environment, bubblewrap and the root trampoline
         # included: inside, /proc/1/environ is bubblewrap's own, so whatever it inherited could be read there.
         env = [ENV, "-i", *(f"{k}={v}" for k, v in self._environment().items())]
@@ -153,8 +160,14 @@ class Sandbox:
         for path in self.readable:
             if path.exists():
                 args += ["--ro-bind", str(path), str(path)]
-        for path in (self.workdir, *self.writable):
+        if self.disk_bytes:
+            args += ["--ro-bind", str(self.workdir), SEED, "--size", str(self.disk_bytes), "--tmpfs", str(self.workdir)]
+        else:
+            args += ["--bind", str(self.workdir), str(self.workdir)]
+        for path in self.writable:
             args += ["--bind", str(path), str(path)]
+        for path in self.private:
+            args += ["--size", str(PRIVATE_BYTES), "--tmpfs", str(path)]
         for path in self.hidden:
             if any(path.is_relative_to(r) for r in self.readable) and path.exists():
                 args += ["--tmpfs", str(path), "--remount-ro", str(path)]
@@ -162,6 +175,22 @@ class Sandbox:
         for key, value in self._environment().items():
             args += ["--setenv", key, value]
         return args
+
+
+def inside(pid: int, path: Path) -> Path | None:
+    """``path`` inside the sandbox that ``wrap``'s command, started as process ``pid``, set up, seen from outside
+    (``/proc/<its first process>/root/<path>``); None until bubblewrap has made it, or once the sandbox has ended."""
+    try:
+        children = Path(f"/proc/{pid}/task/{pid}/children").read_text().split()
+        if len(children) != 1:
+            return None
+        root = Path(f"/proc/{children[0]}/root")
+        # Until bubblewrap has switched to the sandbox's root, /proc/<pid>/root is still the host's own
+        if root.stat().st_dev == os.stat("/").st_dev or not (root / path.relative_to("/")).is_dir():
+            return None
+    except OSError:
+        return None
+    return root / path.relative_to("/")
 
 
 def bwrap_binary() -> Path:
@@ -283,7 +312,10 @@ def _drop_root_and_exec(command: list[str]) -> None:
 
 
 def _launch(spec: dict, argv: list[str]) -> None:
-    """Set the limits on this process (inherited by all it starts), then become ``argv``."""
+    """Fill a size-limited working directory, set the limits on this process (inherited by all it starts), then
+    become ``argv``."""
+    if spec.get("seed"):
+        shutil.copytree(spec["seed"], ".", symlinks=True, dirs_exist_ok=True)
     limits = spec["limits"]
     for limit, value in (
         (resource.RLIMIT_CPU, limits["cpu_seconds"]),

@@ -77,6 +77,12 @@ class KitGrading(LoggingConfigurable):
     kernel_memory_mib = Integer(6144, help="Memory (address space, MiB) of the grading kernel.").tag(config=True)
     kernel_processes = Integer(256, help="Processes the grading kernel's sandbox may hold at once.").tag(config=True)
     kernel_file_mib = Integer(256, help="Largest file (MiB) the grading kernel may write.").tag(config=True)
+    kernel_disk_mib = Integer(
+        512,
+        help="MiB the grading kernel may write in all to its working folder (a copy of the submission's "
+        "folder), held in memory inside its sandbox: nothing it writes reaches the disk. Its /tmp and "
+        "/dev/shm hold 512 MiB each more.",
+    ).tag(config=True)
     worker_cpu_seconds = Integer(
         1200,
         help="CPU seconds of one sandboxed worker running hidden checks; each check "

@@ -1,10 +1,12 @@
 """The notebook's kernel, sandboxed and without the grader: nbgrader's ``Execute`` with a kernel in bubblewrap.
 
 ``SandboxKernelManager`` starts the kernel through ``autograder.sandbox``: no
-network (it talks to nbgrader over Unix sockets in a private folder), a
+network (it talks to nbgrader over Unix sockets in a folder of its own), a
 working directory holding a copy of the student's files and the helpers, and
 resource limits; the course folder, the repository, the gradebook and the
-grader's package are not there. The hidden test cells' ``import autograder``
+grader's package are not there. Nothing it writes reaches the host's disk:
+its working directory, its sockets' folder, /tmp and /dev/shm are tmpfs of
+fixed sizes inside the sandbox. The hidden test cells' ``import autograder``
 finds a stand-in whose checks do nothing: every hidden check is decided
 outside the kernel (``autograder.plugins.verify``), whose verdict replaces the cell's
 output, so nothing of the grader (source, reference, secret) can be printed
@@ -18,9 +20,12 @@ that is the grader's fault (``GraderFault``): the submission is not graded.
 
 from __future__ import annotations
 
+import asyncio
 import os
 import shutil
+import stat
 import tempfile
+import time
 from pathlib import Path
 from typing import Any
 
@@ -34,6 +39,8 @@ from autograder.faults import GraderFault
 from autograder.settings import KitGrading
 
 GRADER_PACKAGE = Path(__file__).resolve().parents[1]
+SOCKETS = Path("/run/kit/io")  # inside the sandbox: the kernel binds its sockets there
+START_SECONDS = 60.0  # for the kernel to bind its sockets (nbclient's own startup timeout)
 STAND_IN = '''"""Stand-in for the grader in the notebook's kernel: hidden checks are decided outside this kernel."""
 
 
@@ -56,13 +63,16 @@ class SandboxKernelManager(AsyncKernelManager):
         kit = KitGrading(config=self.config)
         self._isolated = kit.sandbox
         self._limits = kit.kernel_limits()
-        # io/ (connection file, sockets), work/, stand-in/, and the sandbox's staging folder
+        self._disk_bytes = kit.kernel_disk_mib << 20
+        # io/ (connection file; links to the sockets), work/, stand-in/
         self._home = Path(tempfile.mkdtemp(prefix="kit-kernel-", dir=kit.scratch()))
         self._box = self._home / "io"
         self._box.mkdir()
+        self._socket_fds: list[int] = []
         self.transport = "ipc"
         self.connection_file = str(self._box / "kernel.json")
-        self.ip = str(self._box / "kernel-ipc")
+        self._kernel_ip = str((SOCKETS if self._isolated else self._box) / "kernel-ipc")  # where the kernel binds
+        self.ip = self._kernel_ip
 
     async def _async_launch_kernel(self, kernel_cmd: list[str], **kw: Any) -> None:
         workdir = self._home / "work"
@@ -83,22 +93,67 @@ class SandboxKernelManager(AsyncKernelManager):
         )
         box = sandbox.Sandbox(
             workdir=workdir,
-            readable=(*sandbox.python_paths(), stand_in),
-            writable=(self._box,),
+            readable=(*sandbox.python_paths(), stand_in, self._box),
+            writable=() if self._isolated else (self._box,),
             hidden=(GRADER_PACKAGE,),
             limits=self._limits,
             env=env,
             isolated=self._isolated,
+            disk_bytes=self._disk_bytes,
+            private=(SOCKETS,),
         )
         box.prepare()
-        await super()._async_launch_kernel(box.wrap(kernel_cmd), **{**kw, "cwd": str(self._home), "env": None})
+        if self._isolated and os.geteuid() == 0:  # started by root, the sandbox runs as nobody: it must read this
+            os.chown(self.connection_file, sandbox.SANDBOX_UID, sandbox.SANDBOX_UID)
+        await super()._async_launch_kernel(box.wrap(kernel_cmd), **{**kw, "cwd": str(self._home)})
+        if self._isolated:
+            await self._reach_sockets()
+
+    async def _reach_sockets(self) -> None:
+        """Link io/kernel-ipc-<port> to each socket the kernel bound in its sandbox, for nbgrader to connect to.
+
+        Each link goes through a descriptor this process holds on the socket itself (opened without following
+        links, checked to be a socket): a name inside the sandbox is the student's to change, and a symbolic link
+        put there would be followed from outside, to any socket of the host.
+        """
+        process = self.provisioner.process  # type: ignore[union-attr]
+        names = [f"kernel-ipc-{port}" for port in self.ports]
+        deadline = time.monotonic() + START_SECONDS
+        while True:
+            folder = sandbox.inside(process.pid, SOCKETS)
+            if folder is not None and all(_is_socket(folder / name) for name in names):
+                break
+            if process.poll() is not None or time.monotonic() > deadline:
+                return  # the kernel is not there to talk to: nbclient finds that out and says so
+            await asyncio.sleep(0.02)
+        for name in names:
+            try:
+                fd = os.open(folder / name, os.O_PATH | os.O_NOFOLLOW)
+            except OSError:
+                return
+            self._socket_fds.append(fd)
+            if not stat.S_ISSOCK(os.fstat(fd).st_mode):
+                return
+            (self._box / name).symlink_to(f"/proc/{os.getpid()}/fd/{fd}")
+        self.ip = str(self._box / "kernel-ipc")
 
     async def _async_cleanup_resources(self, restart: bool = False) -> None:
         await super()._async_cleanup_resources(restart=restart)
+        for fd in self._socket_fds:
+            os.close(fd)
+        self._socket_fds.clear()
+        self.ip = self._kernel_ip
         if not restart:
             shutil.rmtree(self._home, ignore_errors=True)
 
     cleanup_resources = _async_cleanup_resources
+
+
+def _is_socket(path: Path) -> bool:
+    try:
+        return stat.S_ISSOCK(os.lstat(path).st_mode)
+    except OSError:
+        return False
 
 
 class SandboxedExecute(Execute):

@@ -1,0 +1,71 @@
+"""The grading kernel's limits on what a notebook may cost: disk, output, time."""
+
+from __future__ import annotations
+
+import sys
+import textwrap
+from pathlib import Path
+from typing import Any
+
+import nbformat
+import pytest
+from nbformat import NotebookNode
+from traitlets.config import Config
+
+from autograder.plugins.kernel import SandboxedExecute
+
+pytestmark = [pytest.mark.slow, pytest.mark.skipif(sys.platform != "linux", reason="the sandbox uses Linux namespaces")]
+
+
+def execute(tmp_path: Path, cells: list[str], **kit: Any) -> NotebookNode:
+    """Run ``cells`` (answer cells named cell0, cell1, ...) in the sandboxed kernel, as autograding does."""
+    config = Config()
+    config.KitGrading.work_dir = str(tmp_path)
+    for name, value in kit.items():
+        if name == "timeout":
+            config.SandboxedExecute.timeout = value
+        else:
+            setattr(config.KitGrading, name, value)
+    nb = nbformat.v4.new_notebook()
+    nb.metadata["kernelspec"] = {"name": "python3", "display_name": "Python 3", "language": "python"}
+    for index, code in enumerate(cells):
+        cell = nbformat.v4.new_code_cell(textwrap.dedent(code).strip())
+        cell.metadata["nbgrader"] = {"grade_id": f"cell{index}", "solution": True, "grade": False, "locked": False}
+        nb.cells.append(cell)
+    (tmp_path / "submission").mkdir()
+    nb, _ = SandboxedExecute(config=config).preprocess(nb, {"metadata": {"path": str(tmp_path / "submission")}})
+    return nb
+
+
+def text(cell: NotebookNode) -> str:
+    return "".join(o.get("text", "") + o.get("evalue", "") + "".join(o.get("traceback", [])) for o in cell.outputs)
+
+
+def test_the_kernel_writes_nothing_to_the_hosts_disk_and_at_most_its_limit_in_memory(tmp_path: Path) -> None:
+    nb = execute(
+        tmp_path,
+        [
+            """
+            import os
+            written = 0
+            for folder in (".", "/tmp", "/dev/shm", "/run/kit/io", os.path.dirname(os.getcwd()) + "/io"):
+                try:
+                    for i in range(100):
+                        with open(f"{folder}/f{i}", "wb") as f:
+                            f.write(b"x" * (16 << 20))
+                        written += 16
+                except OSError as error:
+                    print(folder, error.strerror)
+            print("MiB", written)
+            """,
+            'print(sorted(os.listdir(".")))',
+        ],
+        kernel_disk_mib=64,
+    )
+    out = text(nb.cells[0])
+    assert "./ No space left on device" not in out and ". No space left on device" in out, out
+    assert "io Read-only file system" in out, out
+    written = int(out.split("MiB")[-1])
+    assert written <= 64 + 512 + 512 + 1, out
+    assert text(nb.cells[1]).strip() == "['.ipython', 'f0', 'f1', 'f2', 'f3']", text(nb.cells[1])
+    assert not list(tmp_path.glob("kit-kernel-*")), "the kernel's folder is left behind"
