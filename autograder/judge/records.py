@@ -1,0 +1,301 @@
+"""Trusted side: reading what a sandboxed worker recorded, checked before anything in it is decoded.
+
+A worker's results folder is written by the process that runs the student's code, so its files are hostile input
+to the grader's unsandboxed process: a link to a file of the course, a FIFO that never answers, a device, a JSON
+nested a million deep, an .npz whose 2 MB hold a 2 GiB array, an array of pickled objects. ``read_result`` reads
+one record as plain data or raises ``RecordRefused`` saying why; it never follows a link, never blocks, never
+unpickles, and never decompresses more than the caps below allow.
+
+The format (written by ``autograder.probe.core.save``; this module does not import the probe package, which runs
+beside student code):
+
+- ``<stem>.json``: a tree of JSON values, where ``{"array": KEY}`` stands for an ndarray and ``{"dict": {...}}`` for
+  a dict (its keys are strings); lists, strings, numbers (NaN and Infinity included), booleans and null are
+  themselves. No other object appears.
+- ``<stem>.npz``: a zip (stored or deflated) of one ``KEY.npy`` member per array (``numpy.lib.format``, version
+  1.0 or 2.0), each referenced exactly once by the tree.
+"""
+
+from __future__ import annotations
+
+import errno
+import io
+import json
+import math
+import os
+import re
+import stat
+import zipfile
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+from numpy.lib import format as npy
+
+MiB = 1 << 20
+
+
+@dataclass(frozen=True)
+class Caps:
+    """How much of a record the grader reads. The largest correct record is the MNIST gate's: four arrays of at
+    most 784x256 float64 (1.6 MB) and a few small ones, about 1.7 MB in all, with a JSON tree of about 2 kB."""
+
+    json_bytes: int = 1 * MiB
+    depth: int = 32  # nesting of JSON arrays and objects; a correct record nests about 8 deep
+    array_bytes: int = 16 * MiB  # the data of one array
+    record_bytes: int = 32 * MiB  # the data of all arrays of one record
+    members: int = 1024  # arrays in one record (a correct one holds at most about 30)
+    header_bytes: int = 4096  # one .npy header (numpy writes about 128)
+
+    @property
+    def npz_bytes(self) -> int:
+        """The largest .npz file: the arrays' data, plus headers and the zip's own entries."""
+        return self.record_bytes + self.members * (self.header_bytes + 512)
+
+
+CAPS = Caps()
+PLAIN_KINDS = "biufc"  # bool, signed and unsigned integers, floating, complex: no objects, strings or records
+MEMBER = re.compile(r"([A-Za-z0-9_]{1,64})\.npy")
+_OPEN_FLAGS = os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK | os.O_CLOEXEC
+# What the worker's files can cause when opened; any other OSError (no memory, no descriptors) is the machine's.
+_REFUSED_ERRNOS = {
+    errno.ENOENT,
+    errno.ELOOP,
+    errno.EACCES,
+    errno.EPERM,
+    errno.ENOTDIR,
+    errno.ENXIO,
+    errno.EISDIR,
+    errno.EAGAIN,
+    errno.EWOULDBLOCK,
+    errno.ENODEV,
+    errno.EOPNOTSUPP,
+}
+_STRING = re.compile(r'"[^"\\]*(?:\\.[^"\\]*)*"', re.DOTALL)
+_BRACKET = re.compile(r"[\[\]{}]")
+
+
+class RecordRefused(Exception):
+    """A worker's record the grader will not read; ``reason`` says why, for people."""
+
+    def __init__(self, path: Path | str, reason: str) -> None:
+        super().__init__(f"{path}: {reason}")
+        self.path, self.reason = str(path), reason
+
+
+def read_result(stem: Path, caps: Caps = CAPS) -> Any:
+    """The record ``stem``.json + ``stem``.npz as plain data (dicts, lists, str, numbers, bools, None, ndarrays).
+
+    Raises ``RecordRefused`` for anything but two regular files in the format above within ``caps``; an ``OSError``
+    only for failures of the machine itself (out of memory, no file descriptors, an I/O error).
+    """
+    tree = parse_json(read_regular_file(stem.with_suffix(".json"), caps.json_bytes), stem.with_suffix(".json"), caps)
+    npz = stem.with_suffix(".npz")
+    arrays = read_npz(read_regular_file(npz, caps.npz_bytes), npz, caps)
+    used: set[str] = set()
+
+    def decode(value: Any) -> Any:
+        if isinstance(value, dict):
+            if "array" in value:
+                key = value["array"]
+                if key not in arrays:
+                    raise RecordRefused(npz, f"the record names an array {key!r} that is not in it")
+                if key in used:
+                    raise RecordRefused(npz, f"the record names the array {key!r} more than once")
+                used.add(key)
+                return arrays[key]
+            return {k: decode(v) for k, v in value["dict"].items()}
+        if isinstance(value, list):
+            return [decode(v) for v in value]
+        return value
+
+    data = decode(tree)
+    if set(arrays) - used:
+        raise RecordRefused(npz, f"arrays the record does not name: {sorted(set(arrays) - used)[:5]}")
+    return data
+
+
+def read_regular_file(path: Path, limit: int) -> bytes:
+    """The bytes of ``path`` if it is a regular file of at most ``limit`` bytes, read through one descriptor.
+
+    Neither ``path`` nor its folder may be a symbolic link; a FIFO, socket, device or directory is refused without
+    waiting (opened non-blocking, checked with fstat before any read).
+    """
+    try:
+        folder = os.open(path.parent, os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW | os.O_CLOEXEC)
+    except OSError as error:
+        raise _refused_or_raise(path.parent, error) from None
+    try:
+        try:
+            fd = os.open(path.name, _OPEN_FLAGS, dir_fd=folder)
+        except OSError as error:
+            raise _refused_or_raise(path, error) from None
+    finally:
+        os.close(folder)
+    try:
+        info = os.fstat(fd)
+        if not stat.S_ISREG(info.st_mode):
+            raise RecordRefused(path, f"is not a regular file but {_kind(info.st_mode)}")
+        if info.st_size > limit:
+            raise RecordRefused(path, f"holds {info.st_size:,} bytes, more than the {limit:,} a record may")
+        chunks, size = [], 0
+        while chunk := os.read(fd, min(limit + 1 - size, MiB)):
+            chunks.append(chunk)
+            size += len(chunk)
+            if size > limit:
+                raise RecordRefused(path, f"grew past the {limit:,} bytes a record may hold while it was read")
+        return b"".join(chunks)
+    finally:
+        os.close(fd)
+
+
+def parse_json(data: bytes, path: Path, caps: Caps = CAPS) -> Any:
+    """The JSON tree in ``data``, refused if over the caps or not in the record format."""
+    if len(data) > caps.json_bytes:
+        raise RecordRefused(path, f"holds {len(data):,} bytes of JSON, more than {caps.json_bytes:,}")
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as error:
+        raise RecordRefused(path, f"is not UTF-8 text ({error.reason} at byte {error.start})") from None
+    depth = deepest = 0
+    for bracket in _BRACKET.finditer(_STRING.sub("", text)):
+        depth += 1 if bracket.group() in "[{" else -1
+        deepest = max(deepest, depth)
+        if deepest > caps.depth:
+            raise RecordRefused(path, f"nests deeper than {caps.depth} levels")
+    try:
+        tree = json.loads(text)
+    except (ValueError, RecursionError) as error:
+        raise RecordRefused(path, f"is not valid JSON ({str(error)[:200]})") from None
+    _check_tree(tree, path)
+    return tree
+
+
+def _check_tree(value: Any, path: Path) -> None:
+    if isinstance(value, list):
+        for item in value:
+            _check_tree(item, path)
+    elif isinstance(value, dict):
+        if len(value) != 1:
+            raise RecordRefused(path, f"holds an object with keys {sorted(value)[:5]}, not one 'array' or 'dict'")
+        if "array" in value:
+            if not isinstance(value["array"], str) or not MEMBER.fullmatch(f"{value['array']}.npy"):
+                raise RecordRefused(path, f"names an array by {str(value['array'])[:80]!r}, not a plain key")
+        elif "dict" in value and isinstance(value["dict"], dict):
+            for item in value["dict"].values():
+                _check_tree(item, path)
+        else:
+            raise RecordRefused(path, f"holds an object with the key {next(iter(value))[:80]!r}")
+    elif value is not None and not isinstance(value, (str, int, float, bool)):
+        raise RecordRefused(path, f"holds a {type(value).__name__}")
+
+
+def read_npz(data: bytes, path: Path, caps: Caps = CAPS) -> dict[str, np.ndarray]:
+    """Every array of the .npz in ``data``; each member's name, declared size and .npy header are checked before
+    any of its data is decompressed."""
+    try:
+        archive = zipfile.ZipFile(io.BytesIO(data))
+    except (zipfile.BadZipFile, ValueError, EOFError, NotImplementedError) as error:
+        raise RecordRefused(path, f"is not a zip archive ({error})") from None
+    with archive:
+        members = archive.infolist()
+        if len(members) > caps.members:
+            raise RecordRefused(path, f"holds {len(members):,} arrays, more than {caps.members:,}")
+        checked, total = {}, 0
+        for member in members:
+            key, shape, dtype = _check_member(archive, member, path, caps)
+            if key in checked:
+                raise RecordRefused(path, f"holds the array {key!r} twice")
+            total += math.prod(shape) * dtype.itemsize
+            if total > caps.record_bytes:
+                raise RecordRefused(path, f"holds more than {caps.record_bytes:,} bytes of array data")
+            checked[key] = (member, shape, dtype)
+        return {key: _read_member(archive, *found, path, caps) for key, found in checked.items()}
+
+
+def _check_member(
+    archive: zipfile.ZipFile, member: zipfile.ZipInfo, path: Path, caps: Caps
+) -> tuple[str, tuple[int, ...], np.dtype]:
+    """(key, shape, dtype) of one member, from the zip's directory and the .npy header alone."""
+    name = MEMBER.fullmatch(member.filename)
+    if name is None:
+        raise RecordRefused(path, f"holds a member named {member.filename[:80]!r}, not KEY.npy")
+    where = f"{member.filename}"
+    if member.flag_bits & 0x1:
+        raise RecordRefused(path, f"{where} is encrypted")
+    if member.compress_type not in (zipfile.ZIP_STORED, zipfile.ZIP_DEFLATED):
+        raise RecordRefused(path, f"{where} is compressed with method {member.compress_type}, not stored or deflated")
+    if member.file_size > caps.array_bytes + caps.header_bytes:
+        raise RecordRefused(
+            path, f"{where} declares {member.file_size:,} bytes, more than an array may hold ({caps.array_bytes:,})"
+        )
+    try:
+        with archive.open(member) as stream:
+            head = io.BytesIO(stream.read(min(member.file_size, 10 + caps.header_bytes)))
+        version = npy.read_magic(head)
+        if version == (1, 0):
+            shape, _, dtype = npy.read_array_header_1_0(head, max_header_size=caps.header_bytes)
+        elif version == (2, 0):
+            shape, _, dtype = npy.read_array_header_2_0(head, max_header_size=caps.header_bytes)
+        else:
+            raise RecordRefused(path, f"{where} is .npy version {version[0]}.{version[1]}, not 1.0 or 2.0")
+    except RecordRefused:
+        raise
+    except Exception as error:  # noqa: BLE001 - a forged header can fail numpy's parser or zipfile in many ways
+        raise RecordRefused(path, f"{where} has no valid .npy header ({type(error).__name__}: {error})") from None
+    if dtype.kind not in PLAIN_KINDS or dtype.hasobject or dtype.fields is not None or dtype.subdtype is not None:
+        raise RecordRefused(path, f"{where} holds {dtype}, not plain numbers or booleans")
+    size = math.prod(shape) * dtype.itemsize
+    if size > caps.array_bytes:
+        raise RecordRefused(path, f"{where} holds an array of {size:,} bytes, more than {caps.array_bytes:,}")
+    if size != member.file_size - head.tell():
+        raise RecordRefused(
+            path,
+            f"{where}: its header says {size:,} bytes of data ({dtype}, shape {shape}), the zip says "
+            f"{member.file_size - head.tell():,}",
+        )
+    return name.group(1), shape, dtype
+
+
+def _read_member(
+    archive: zipfile.ZipFile, member: zipfile.ZipInfo, shape: tuple[int, ...], dtype: np.dtype, path: Path, caps: Caps
+) -> np.ndarray:
+    """The member's array, read with ``allow_pickle=False``, refused unless it is exactly what its header said."""
+    try:
+        with archive.open(member) as stream:
+            array = npy.read_array(stream, allow_pickle=False, max_header_size=caps.header_bytes)
+            extra = stream.read(1)
+    except Exception as error:  # noqa: BLE001 - truncated data, a wrong CRC, a stream that lies about its size
+        raise RecordRefused(path, f"{member.filename} could not be read ({type(error).__name__}: {error})") from None
+    if extra or array.shape != shape or array.dtype != dtype:
+        raise RecordRefused(path, f"{member.filename} is not what its header says")
+    return array
+
+
+def _refused_or_raise(path: Path, error: OSError) -> Exception:
+    if error.errno not in _REFUSED_ERRNOS:
+        return error
+    if path.is_symlink():  # O_NOFOLLOW says ELOOP for a file, O_DIRECTORY says ENOTDIR for a folder
+        return RecordRefused(path, "is a symbolic link")
+    reasons = {
+        errno.ENOENT: "is missing",
+        errno.ELOOP: "is a symbolic link",
+        errno.ENOTDIR: "is not a folder",
+        errno.ENXIO: "is a socket or a device without a driver",
+    }
+    return RecordRefused(path, reasons.get(error.errno, f"cannot be opened ({os.strerror(error.errno or 0)})"))
+
+
+def _kind(mode: int) -> str:
+    for test, name in (
+        (stat.S_ISFIFO, "a FIFO"),
+        (stat.S_ISDIR, "a directory"),
+        (stat.S_ISCHR, "a character device"),
+        (stat.S_ISBLK, "a block device"),
+        (stat.S_ISSOCK, "a socket"),
+        (stat.S_ISLNK, "a symbolic link"),
+    ):
+        if test(mode):
+            return name
+    return f"a file of mode {oct(mode)}"
