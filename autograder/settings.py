@@ -83,6 +83,17 @@ class KitGrading(LoggingConfigurable):
         "folder), held in memory inside its sandbox: nothing it writes reaches the disk. Its /tmp and "
         "/dev/shm hold 512 MiB each more.",
     ).tag(config=True)
+    kernel_cell_output_chars = Integer(
+        100_000,
+        help="Characters of output kept from one cell while the grading kernel runs it (all its outputs "
+        "together): the rest is dropped as it arrives, after a note, so a cell that prints gigabytes costs "
+        "the grader no memory. max_output_chars then cuts each output kept.",
+    ).tag(config=True)
+    kernel_output_chars = Integer(
+        1_000_000,
+        help="Characters of output kept from the whole notebook while the grading kernel runs it; later "
+        "output is dropped as it arrives, after a note.",
+    ).tag(config=True)
     worker_cpu_seconds = Integer(
         1200,
         help="CPU seconds of one sandboxed worker running hidden checks; each check "

@@ -12,7 +12,12 @@ outside the kernel (``autograder.plugins.verify``), whose verdict replaces the c
 output, so nothing of the grader (source, reference, secret) can be printed
 from the kernel.
 
-``SandboxedExecute`` is nbgrader's ``Execute`` with that kernel. If the kernel
+``SandboxedExecute`` is nbgrader's ``Execute`` with that kernel. It keeps at
+most ``KitGrading.kernel_cell_output_chars`` of each cell's output and
+``KitGrading.kernel_output_chars`` of the notebook's as they arrive (a note
+says where output was cut), and takes no message larger than
+``MESSAGE_BYTES``, so a notebook that prints gigabytes costs nbgrader little
+memory. If the kernel
 dies or stops answering while running the student's cells, the cells it did
 not finish get an error output and grading goes on; if it cannot start at all,
 that is the grader's fault (``GraderFault``): the submission is not graded.
@@ -29,10 +34,12 @@ import time
 from pathlib import Path
 from typing import Any
 
+import zmq
 from jupyter_client.manager import AsyncKernelManager
 from nbclient.exceptions import CellTimeoutError, DeadKernelError
 from nbformat import NotebookNode
 from nbgrader.preprocessors import Execute
+from traitlets import Bool
 
 from autograder import sandbox
 from autograder.faults import GraderFault
@@ -41,6 +48,9 @@ from autograder.settings import KitGrading
 GRADER_PACKAGE = Path(__file__).resolve().parents[1]
 SOCKETS = Path("/run/kit/io")  # inside the sandbox: the kernel binds its sockets there
 START_SECONDS = 60.0  # for the kernel to bind its sockets (nbclient's own startup timeout)
+MESSAGE_BYTES = 16 << 20  # zmq drops the connection to a kernel that sends a larger message part (then reconnects)
+QUEUED_MESSAGES = 32  # waiting in nbgrader's process: the kernel drops what it publishes beyond them
+SMALL_MESSAGES = ("status", "execute_input", "clear_output")
 STAND_IN = '''"""Stand-in for the grader in the notebook's kernel: hidden checks are decided outside this kernel."""
 
 
@@ -53,6 +63,21 @@ def __getattr__(name):
         return lambda *args, **kwargs: None
     raise AttributeError(name)
 '''
+# Run as the kernel starts, before any cell: printed text leaves in parts of at most 1 MiB (ipykernel sends all that
+# was printed in 0.2 s as one message, and nbgrader drops a connection that brings a larger one than MESSAGE_BYTES).
+OUTPUT_IN_PARTS = """from ipykernel.iostream import OutStream
+
+_whole = OutStream._flush_buffers
+
+
+def _in_parts(self):
+    for parent, data in _whole(self):
+        for start in range(0, len(data), 1 << 20):
+            yield parent, data[start : start + (1 << 20)]
+
+
+OutStream._flush_buffers = _in_parts
+"""
 
 
 class SandboxKernelManager(AsyncKernelManager):
@@ -81,6 +106,12 @@ class SandboxKernelManager(AsyncKernelManager):
         stand_in = self._home / "stand-in"
         (stand_in / "autograder").mkdir(parents=True)
         (stand_in / "autograder" / "__init__.py").write_text(STAND_IN)
+        (stand_in / "kit_output_in_parts.py").write_text(OUTPUT_IN_PARTS)
+        kernel_cmd = [
+            *kernel_cmd,
+            "--IPKernelApp.exec_lines=import kit_output_in_parts",
+            "--IPKernelApp.exec_lines=del kit_output_in_parts",
+        ]
         env = {k: v for k, v in os.environ.items() if k.startswith("NBGRADER_")}
         env.update(
             {
@@ -137,6 +168,13 @@ class SandboxKernelManager(AsyncKernelManager):
             (self._box / name).symlink_to(f"/proc/{os.getpid()}/fd/{fd}")
         self.ip = str(self._box / "kernel-ipc")
 
+    def client(self, **kwargs: Any) -> Any:
+        """A client whose sockets take at most ``QUEUED_MESSAGES`` messages of at most ``MESSAGE_BYTES``."""
+        client = super().client(**kwargs)
+        client.context.setsockopt(zmq.MAXMSGSIZE, MESSAGE_BYTES)
+        client.context.setsockopt(zmq.RCVHWM, QUEUED_MESSAGES)
+        return client
+
     async def _async_cleanup_resources(self, restart: bool = False) -> None:
         await super()._async_cleanup_resources(restart=restart)
         for fd in self._socket_fds:
@@ -149,6 +187,22 @@ class SandboxKernelManager(AsyncKernelManager):
     cleanup_resources = _async_cleanup_resources
 
 
+def _chars(content: Any) -> int:
+    """Characters in a message's content: its strings' lengths, and a little for anything else."""
+    total, pending = 0, [content]
+    while pending:
+        value = pending.pop()
+        if isinstance(value, str):
+            total += len(value)
+        elif isinstance(value, dict):
+            pending.extend(value.values())
+        elif isinstance(value, list):
+            pending.extend(value)
+        else:
+            total += 8
+    return total
+
+
 def _is_socket(path: Path) -> bool:
     try:
         return stat.S_ISSOCK(os.lstat(path).st_mode)
@@ -159,13 +213,25 @@ def _is_socket(path: Path) -> bool:
 class SandboxedExecute(Execute):
     """nbgrader's Execute with a sandboxed kernel; a dead or hung kernel costs only the cells it did not finish."""
 
+    raise_on_iopub_timeout = Bool(
+        False,
+        help="Stop the notebook when a cell's output has not all come 4 s after the cell ended. False (the kit's "
+        "choice): go on with the next cell; output beyond the kit's limits is dropped on the way, and may take "
+        "with it the message that ends a cell's output.",
+    ).tag(config=True)
+
     def __init__(self, **kwargs: Any) -> None:
         kwargs.setdefault("kernel_manager_class", SandboxKernelManager)
         super().__init__(**kwargs)
+        kit = KitGrading(config=self.config)
+        self._cell_limit, self._notebook_limit = kit.kernel_cell_output_chars, kit.kernel_output_chars
         self._running = -1
+        self._cell_chars = self._notebook_chars = 0
+        self._cut = False
 
     def preprocess(self, nb: NotebookNode, resources: Any = None, km: Any = None) -> tuple[NotebookNode, Any]:
         self._running = -1
+        self._notebook_chars = 0
         try:
             return super().preprocess(nb, resources, km)
         except (DeadKernelError, CellTimeoutError, RuntimeError) as error:
@@ -190,4 +256,44 @@ class SandboxedExecute(Execute):
 
     def preprocess_cell(self, cell: NotebookNode, resources: Any, index: int) -> Any:
         self._running = index
+        self._cell_chars, self._cut = 0, False
         return super().preprocess_cell(cell, resources, index)
+
+    def process_message(self, msg: dict[str, Any], cell: NotebookNode, cell_index: int) -> NotebookNode | None:
+        """nbclient's handling of one message from the kernel, for output only while the cell's and the notebook's
+        limits leave room: the first part is kept, then a note, then only errors (shortened)."""
+        if msg["msg_type"] in SMALL_MESSAGES:
+            return super().process_message(msg, cell, cell_index)
+        size = _chars(msg["content"]) + sum(len(b) for b in msg.get("buffers") or ())
+        room = min(self._cell_limit - self._cell_chars, self._notebook_limit - self._notebook_chars)
+        if size <= room:
+            self._cell_chars += size
+            self._notebook_chars += size
+            return super().process_message(msg, cell, cell_index)
+        content, out, kept = msg["content"], None, self._cell_chars
+        if msg["msg_type"] == "stream" and room > 0:
+            out = super().process_message(
+                {**msg, "content": {**content, "text": content["text"][:room]}}, cell, cell_index
+            )
+            kept += room
+        elif msg["msg_type"] == "error":
+            short = {
+                "ename": str(content.get("ename"))[:200],
+                "evalue": str(content.get("evalue"))[:2000],
+                "traceback": [str(line)[:2000] for line in content.get("traceback", [])[-20:]],
+            }
+            out = super().process_message({**msg, "content": short}, cell, cell_index)
+        self._notebook_chars += max(room, 0) if msg["msg_type"] == "stream" else 0
+        self._cell_chars = self._cell_limit
+        if not self._cut:
+            self._cut = True
+            cell.outputs.append(
+                NotebookNode(
+                    output_type="stream",
+                    name="stdout",
+                    text=f"\n... output cut after {kept:,} characters: the grading kernel keeps at most "
+                    f"{self._cell_limit:,} characters of output from one cell and {self._notebook_limit:,} from the "
+                    "whole notebook ...\n",
+                )
+            )
+        return out
