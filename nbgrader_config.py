@@ -31,6 +31,7 @@ c.CourseDirectory.db_url = "sqlite:///gradebook.db"
 # c.KitGrading.scheduler = ""                 # a Dask scheduler, tcp://HOST:8786 (default: this machine)
 # Limits (a correct submission reaches none of them)
 # c.Execute.timeout = 120                     # seconds per notebook cell in the grading kernel (nbgrader's own)
+# c.KitGrading.kernel_total_seconds = 150     # wall seconds for the whole notebook in the grading kernel
 # c.KitGrading.kernel_cpu_seconds = 1800      # the grading kernel's sandbox: CPU, memory, processes, file size
 # c.KitGrading.kernel_memory_mib = 6144
 # c.KitGrading.kernel_processes = 256
@@ -39,12 +40,17 @@ c.CourseDirectory.db_url = "sqlite:///gradebook.db"
 # c.KitGrading.kernel_cell_output_chars = 100000  # output kept from one cell as it runs (the rest dropped)
 # c.KitGrading.kernel_output_chars = 1000000  # output kept from the whole notebook as it runs
 # c.KitGrading.worker_cpu_seconds = 1200      # each sandboxed worker running hidden checks
+# c.KitGrading.worker_checks_cpu_seconds = 120  # CPU of the small parts' worker, all its processes (seen from outside)
+# c.KitGrading.worker_gate_cpu_seconds = 200  # CPU of the MNIST gate's worker, all its processes
+# c.KitGrading.worker_stall_seconds = 20      # a worker using almost no CPU this long is stuck: the running check costs
+# c.KitGrading.worker_wall_seconds = 900      # backstop: still computing this long is the machine's fault (ungraded)
 # c.KitGrading.worker_memory_mib = 4096
 # c.KitGrading.worker_processes = 64
 # c.KitGrading.worker_file_mib = 64
 # c.KitGrading.worker_attempts = 2            # a crash costs a check only if it happens again in a fresh worker
 # c.KitGrading.worker_start_attempts = 3      # a worker that never starts: the grader's fault after this many
 # c.KitGrading.grade_attempts = 2             # tries of one submission before it is left ungraded (no grade)
+# c.KitGrading.autograde_seconds = 900        # backstop: one submission's whole autograde (its process group killed)
 # c.KitGrading.max_output_chars = 20000       # longest text kept from one output in a graded notebook
 
 # solutions/ is committed and must be reproducible, so it is generated without

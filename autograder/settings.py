@@ -94,11 +94,40 @@ class KitGrading(LoggingConfigurable):
         help="Characters of output kept from the whole notebook while the grading kernel runs it; later "
         "output is dropped as it arrives, after a note.",
     ).tag(config=True)
+    kernel_total_seconds = Integer(
+        150,
+        help="Wall-clock seconds the grading kernel may spend on the whole notebook. Each cell runs for at "
+        "most Execute.timeout seconds and at most what is left of this; a cell past its time is "
+        "interrupted. Once it is spent, the remaining code cells are not run, and their output says "
+        "which cells used the time.",
+    ).tag(config=True)
     worker_cpu_seconds = Integer(
         1200,
         help="CPU seconds of one sandboxed worker running hidden checks; each check "
         "also stops itself after 10 CPU seconds, the MNIST gate after its "
         "own budget.",
+    ).tag(config=True)
+    worker_checks_cpu_seconds = Integer(
+        120,
+        help="CPU seconds the worker of the small parts may use, all its processes together (a correct "
+        "solution needs about 3); measured from outside the sandbox, so student code cannot dodge it. "
+        "Reaching it costs the check that was running.",
+    ).tag(config=True)
+    worker_gate_cpu_seconds = Integer(
+        200,
+        help="CPU seconds the MNIST gate's worker may use, all its processes together (the reference "
+        "solution needs about 6, float64 with einsum about 60).",
+    ).tag(config=True)
+    worker_stall_seconds = Integer(
+        20,
+        help="A worker that uses less than half a CPU second in this many seconds is waiting for something "
+        "that never comes (a sleep, input, a child process that sleeps): it is stopped and the check it "
+        "was running costs the student.",
+    ).tag(config=True)
+    worker_wall_seconds = Integer(
+        900,
+        help="Backstop: a worker still computing after this many seconds means the machine cannot keep up; "
+        "the submission is left ungraded (the grader's fault), never charged to the student.",
     ).tag(config=True)
     worker_memory_mib = Integer(4096, help="Memory (address space, MiB) of one sandboxed worker.").tag(config=True)
     worker_processes = Integer(64, help="Processes one sandboxed worker may hold at once.").tag(config=True)
@@ -117,6 +146,13 @@ class KitGrading(LoggingConfigurable):
         2,
         help="Tries of one submission's `nbgrader autograde` by `python -m autograder "
         "grade` before it is left ungraded (no grade written) and reported.",
+    ).tag(config=True)
+    autograde_seconds = Integer(
+        900,
+        help="Wall seconds one submission's `nbgrader autograde` may take under `python -m autograder grade` "
+        "(on a cluster too) before its whole process group is killed. A backstop: the kernel, the workers and "
+        "the gate have their own, far lower limits (about 5 minutes in all), so only a hung grader or an "
+        "overloaded machine reaches it; that submission is left ungraded (the grader's fault), not retried.",
     ).tag(config=True)
     max_output_chars = Integer(
         20_000,
@@ -219,6 +255,7 @@ def apply(c: Config) -> None:
     # Test cells a student deleted are put back; a cell whose grade_id was changed is first made a plain cell.
     c.OverwriteCells.add_missing_cells = True
     c.Autograde.sanitize_preprocessors = [
+        "autograder.plugins.sanitize.RefuseLinks",  # before anything else reads the copy nbgrader made
         "nbgrader.preprocessors.ClearOutput",
         "nbgrader.preprocessors.DeduplicateIds",
         "nbgrader.preprocessors.OverwriteKernelspec",

@@ -20,7 +20,7 @@ REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO / "source" / "mlp"))  # the assignment's helper modules, as the worker sees them
 
 from autograder.cli.classroom import Edit, apply_edits  # noqa: E402
-from autograder.judge import mnist_gate  # noqa: E402
+from autograder.judge import gate_reference, mnist_gate  # noqa: E402
 from autograder.judge.checks import judge  # noqa: E402
 from autograder.judge.inputs import inputs_for  # noqa: E402
 from autograder.probe import gate  # noqa: E402
@@ -79,7 +79,10 @@ def small_gate(monkeypatch: pytest.MonkeyPatch, **override: Any) -> dict[str, An
     rng = np.random.default_rng(0)
     images = rng.integers(0, 256, size=(1280, 28, 28), dtype=np.uint8)
     labels = rng.integers(0, 10, len(images)).astype(np.uint8)
-    monkeypatch.setattr(gate, "load_mnist", lambda: SimpleNamespace(train_images=images, train_labels=labels))
+    data = SimpleNamespace(train_images=images, train_labels=labels)
+    monkeypatch.setattr(gate, "load_mnist", lambda: data)
+    monkeypatch.setattr(mnist_gate, "load_mnist", lambda: data)  # the judge trains its own reference on the same data
+    monkeypatch.setattr(gate_reference, "cache_folder", lambda: None)
     monkeypatch.setattr(mnist_gate, "test_accuracy", lambda params: 0.98)
     inputs = inputs_for("mnist_accuracy")
     return {
@@ -135,3 +138,40 @@ def test_an_endless_loop_is_stopped_by_cpu_time() -> None:
         with gate.cpu_limit("MNIST training, step 1", 0.2):
             while True:
                 pass
+
+
+FORGERIES: dict[str, str] = {  # name -> code put at the start of MLP.backward (the parameters are W1, b1, W2, b2)
+    "weights_written_during_training": (
+        "        for p in self.parameters():\n"
+        "            p[...] = np.random.default_rng(7).standard_normal(p.shape) * 0.05\n"
+    ),
+    "gradients_walk_to_stored_weights": (
+        "        for p in self.parameters():\n"
+        "            p.grad = (p - np.random.default_rng(7).standard_normal(p.shape).astype(p.dtype) * 0.05) * 0.5\n"
+        "        return np.zeros((len(grad), 784), np.float32)\n"
+    ),
+}
+
+
+@pytest.mark.parametrize("name", FORGERIES)
+def test_parameters_that_training_did_not_produce_fail_the_gate(name: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Accuracy is taken as 98 % here: the verdict rests on where the parameters ended, measured by the judge."""
+    anchor = "        grad = self.fc2.backward(grad)"
+    MLP = mlp_class((Edit("mlp", anchor, FORGERIES[name] + anchor),))
+    verdict, record = run_gate(MLP, small_gate(monkeypatch))
+    assert verdict.startswith(
+        "FAILED: MNIST training (784-256-10, batch 32): expected the trained W1 and W2 within 25%"
+    )
+    assert "W1" in verdict and "away" in verdict and "something other than the grader's update" in verdict, verdict
+
+
+def test_the_distance_is_measured_from_the_judges_own_training(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The reference's end is computed on the trusted side from the inputs, and stays strict: a correct run from a
+    different start (another initialisation) does not pass."""
+    inputs = small_gate(monkeypatch)
+    verdict, record = run_gate(mlp_class(()), inputs)
+    assert verdict.startswith("MNIST: 98.00%"), verdict
+    moved = {**inputs, "init": [a[::-1].copy() for a in inputs["init"]]}
+    with pytest.raises(AssertionError, match="expected the trained W1 and W2 within 25%"):
+        judge("mnist_accuracy", moved, {"records": [record]})
+    assert gate_reference.MAX_DISTANCE == 0.25

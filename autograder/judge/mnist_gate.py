@@ -13,7 +13,7 @@ from typing import Any
 
 import numpy as np
 
-from autograder.judge import reference
+from autograder.judge import gate_reference, reference
 from autograder.judge.common import got
 from mnist_data import MnistDataError, load_mnist, to_vectors
 from nn_checks import fail
@@ -26,24 +26,40 @@ SLOWER_HINT = (
     "a Python loop over samples or entries in forward/backward, or very large temporary arrays; "
     "use matrix products (x @ W) on the whole batch"
 )
+FORGED = "something other than the grader's training changed the parameters"
+FAR = (
+    "a gradient of your MLP, Linear or ReLU differs from the chapter's (see the backward checks above), or "
+    "something other than the grader's update changed the parameters during training"
+)
 SPEED = "MNIST training speed"
 TRAINING = "MNIST training (784-256-10, batch 32)"
 
 
-def test_accuracy(params: list[np.ndarray]) -> float:
-    """Accuracy on the 10,000 MNIST test images of the reference MLP holding ``params`` (W1, b1, W2, b2)."""
+def _mnist() -> Any:
     try:
-        data = load_mnist()
+        return load_mnist()
     except MnistDataError as error:
         raise RuntimeError(
             f"The grading machine cannot read MNIST (an instructor's problem, not the student's): {error}"
         ) from None
+
+
+def test_accuracy(params: list[np.ndarray]) -> float:
+    """Accuracy on the 10,000 MNIST test images of the reference MLP holding ``params`` (W1, b1, W2, b2)."""
+    data = _mnist()
     x, y = to_vectors(data.test_images).astype(np.float64), data.test_labels.astype(np.int64)
     W1, b1, W2, b2 = (np.asarray(p, dtype=np.float64) for p in params)
     predictions = np.concatenate(
         [reference.mlp_forward(x[i : i + 1000], W1, b1, W2, b2).argmax(axis=1) for i in range(0, len(x), 1000)]
     )
     return float(np.mean(predictions == y))
+
+
+def _reference_end(inputs: dict[str, Any]) -> list[np.ndarray]:
+    """Where the grader's training of the reference MLP ends for these inputs (cached: it depends on the secret)."""
+    data = _mnist()
+    x, y = to_vectors(data.train_images), data.train_labels.astype(np.int64)
+    return gate_reference.reference_end(inputs, x, y, gate_reference.cache_folder())
 
 
 def _fail_python_loop(loop: dict[str, Any]) -> None:
@@ -114,7 +130,14 @@ def judge_accuracy(inputs: dict[str, Any], records: list[dict[str, Any]]) -> str
     for key in ("too_slow", "speed"):
         if key in record and not record[key]["slowdown"] <= inputs["max_slowdown"]:
             _fail_slowdown(record[key], inputs["max_slowdown"])
-    accuracy, seconds = test_accuracy(record["trained"]), record["seconds"]
+    trained = record["trained"]
+    if not (
+        isinstance(trained, list)
+        and [np.shape(p) for p in trained] == [a.shape for a in inputs["init"]]
+        and all(isinstance(p, np.ndarray) and p.dtype.kind == "f" for p in trained)
+    ):
+        fail(TRAINING, "the trained W1, b1, W2, b2 as float arrays", "something else", FORGED)
+    accuracy, seconds = test_accuracy(trained), record["seconds"]
     if not accuracy >= THRESHOLD:
         message = (
             f"MNIST test accuracy after the grader's training ({len(inputs['learning_rates'])} epochs, {seconds:.1f} "
@@ -122,5 +145,15 @@ def judge_accuracy(inputs: dict[str, Any], records: list[dict[str, Any]]) -> str
             f"expected at least {THRESHOLD:.2%} (a correct MLP reaches about 98%), got {accuracy:.2%}."
         )
         raise AssertionError(explain(message, "a gradient is slightly wrong or the model does not learn", AFTER_CHECKS))
+    far = gate_reference.distances(trained, _reference_end(inputs))
+    if max(far) > gate_reference.MAX_DISTANCE:
+        fail(
+            TRAINING,
+            f"the trained W1 and W2 within {gate_reference.MAX_DISTANCE:.0%} (relative L2) of where the grader's own "
+            "training of a correct MLP from the same start on the same data ends (a correct MLP, in float32, float64 "
+            "or with einsum, ends 2-9 % away; training moves W1 about 50 % and W2 about 75 %)",
+            f"W1 {far[0]:.0%} and W2 {far[1]:.0%} away (test accuracy {accuracy:.2%})",
+            FAR,
+        )
     speed = f", {record['speed']['slowdown']:.1f} times the grader's NumPy step" if "speed" in record else ""
     return f"MNIST: {accuracy:.2%} test accuracy after {seconds:.1f} s of training{speed} (required {THRESHOLD:.0%})."

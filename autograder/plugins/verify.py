@@ -28,9 +28,12 @@ import errno
 import json
 import os
 import shutil
+import signal
 import subprocess
 import sys
 import tempfile
+import threading
+import time
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -52,6 +55,7 @@ PREPARED_ENV = "KIT_GRADING_PREPARED"
 """Set by ``autograder.cli.grade`` for the nbgrader processes it starts: what it already resolved and validated
 (JSON: course root, assignment, MNIST folder, sandbox), so each process does not validate MNIST and start a test
 sandbox again."""
+GRADER_PACKAGE = Path(__file__).resolve().parents[1]
 WORKER = """import os, sys
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from probe.run import main
@@ -70,6 +74,23 @@ class Verdict:
 
 
 @dataclass(frozen=True)
+class WorkerBudget:
+    """How long a worker may take, judged from outside the sandbox (student code cannot catch or stop this)."""
+
+    checks_cpu: float = 120.0  # CPU seconds of the small parts' worker, all its processes together
+    gate_cpu: float = 200.0  # CPU seconds of the MNIST gate's worker
+    stall: float = 20.0  # wall seconds in which a worker using under STALL_CPU seconds of CPU is stopped as stuck
+    wall: float = 900.0  # wall seconds after which a worker still computing means the machine cannot keep up
+
+    def cpu(self, part: tuple[str, ...]) -> float:
+        return self.gate_cpu if any(registry.check(name).slow for name in part) else self.checks_cpu
+
+
+STALL_CPU = 0.5
+"""CPU seconds a worker must use in each ``stall`` window: waiting code (sleep, input, a sleeping child) uses none."""
+
+
+@dataclass(frozen=True)
 class Grading:
     """Where and how workers run: everything the trusted side resolved before the first student."""
 
@@ -81,6 +102,7 @@ class Grading:
     limits: sandbox.Limits = sandbox.Limits()  # of each sandboxed worker (``KitGrading.worker_*``)
     attempts: int = 2  # a crash costs the student only if it happens this often, each time in a fresh worker
     start_attempts: int = 3  # a worker that never starts is retried, then grading stops: the grader's fault
+    budget: WorkerBudget = WorkerBudget()
 
 
 def answer_cells(nb: NotebookNode) -> list[dict[str, str]]:
@@ -93,124 +115,216 @@ def answer_cells(nb: NotebookNode) -> list[dict[str, str]]:
     return cells
 
 
-def _worker_seconds(part: tuple[str, ...]) -> float:
-    """Wall seconds before a worker is stopped from outside: only a hang gets there (each probe limits itself)."""
-    from autograder.judge.inputs import GATE_WALL_SECONDS
-    from autograder.probe.core import CHECK_SECONDS
-
-    if any(registry.check(name).slow for name in part):
-        return GATE_WALL_SECONDS + 60.0
-    return 120.0 + CHECK_SECONDS * len(part)
-
-
-def _prepare(workdir: Path, part: tuple[str, ...], cells: list[dict[str, str]], helpers: Path) -> None:
-    """The worker's directory: answer cells, trusted helpers, this part's probe modules, manifest and hidden inputs."""
+def _prepare(folder: Path, part: tuple[str, ...], cells: list[dict[str, str]], helpers: Path) -> tuple[Path, Path]:
+    """The worker's two folders: ``program`` (read-only in the sandbox: the worker, this part's probes, the trusted
+    helpers, answer cells, manifest and hidden inputs) and ``work`` (writable: its results)."""
     from autograder.probe.core import save
 
+    program, work = folder / "program", folder / "work"
     manifest = registry.manifest(part)
-    (workdir / "probe").mkdir(parents=True)
-    (workdir / "inputs").mkdir()
-    (workdir / "answer.json").write_text(json.dumps(cells))
-    (workdir / "manifest.json").write_text(json.dumps(manifest))
-    (workdir / "worker.py").write_text(WORKER)
+    (program / "probe").mkdir(parents=True)
+    (program / "inputs").mkdir()
+    work.mkdir()
+    (program / "answer.json").write_text(json.dumps(cells))
+    (program / "manifest.json").write_text(json.dumps(manifest))
+    (program / "worker.py").write_text(WORKER)
     for helper in helpers.glob("*.py"):
-        shutil.copy(helper, workdir / helper.name)
+        shutil.copy(helper, program / helper.name)
     for module in {"__init__", "core", "run", *(entry["module"] for entry in manifest.values())}:
-        shutil.copy(PROBE_DIR / f"{module}.py", workdir / "probe" / f"{module}.py")
+        shutil.copy(PROBE_DIR / f"{module}.py", program / "probe" / f"{module}.py")
     for check in part:
-        save(workdir / "inputs" / check, inputs_for(check))
+        save(program / "inputs" / check, inputs_for(check))
+    for root, _, files in os.walk(program):  # readable by the sandbox's user (nobody, under root), never writable
+        os.chmod(root, 0o755)
+        for name in files:
+            os.chmod(os.path.join(root, name), 0o644)
+    return program, work
 
 
 def _crash(reason: str, attempts: int) -> dict[str, Any]:
-    times = "twice" if attempts == 2 else f"{attempts} times in a row"
+    times = "" if attempts == 1 else (", twice" if attempts == 2 else f", {attempts} times in a row")
     return {
         "crash": True,
         "timeout": "This check could not finish: the worker process running your code "
-        f"{reason}, {times}.\n  Likely cause: your code ended the process, ran too long or used too much memory.",
+        f"{reason}{times}.\n  Likely cause: your code ended the process, ran too long or used too much memory.",
     }
 
 
-def _run_worker(box: sandbox.Sandbox, workdir: Path, checks: list[str], seconds: float) -> tuple[bool, str]:
-    """Run the worker on ``checks``; return (it started, how it ended)."""
+@dataclass(frozen=True)
+class WorkerRun:
+    started: bool  # the worker said it started: a failure from here on may be the student's
+    stopped: str  # "" (it ended by itself), "stalled", "cpu" (its CPU budget) or "wall" (the machine's fault)
+    reason: str  # how it ended, for a person
+
+
+def _tree_cpu(pid: int) -> float:
+    """CPU seconds used by ``pid`` and every process below it (live ones, and the children they have reaped)."""
+    children: dict[int, list[int]] = {}
+    cpu: dict[int, float] = {}
+    tick = os.sysconf("SC_CLK_TCK")
+    for entry in os.scandir("/proc"):
+        if not entry.name.isdigit():
+            continue
+        try:
+            with open(f"/proc/{entry.name}/stat", "rb") as stat:
+                fields = stat.read().rsplit(b")", 1)[1].split()
+        except OSError:
+            continue  # ended meanwhile
+        children.setdefault(int(fields[1]), []).append(int(entry.name))
+        cpu[int(entry.name)] = sum(int(f) for f in fields[11:15]) / tick  # utime, stime, cutime, cstime
+    total, stack = 0.0, [pid]
+    while stack:
+        current = stack.pop()
+        total += cpu.get(current, 0.0)
+        stack.extend(children.get(current, ()))
+    return total
+
+
+def _run_worker(
+    box: sandbox.Sandbox, program: Path, checks: list[str], cpu_budget: float, budget: WorkerBudget
+) -> WorkerRun:
+    """Run the worker on ``checks``, watching it from outside: stopped when it stalls, spends its CPU budget, or
+    (the machine's fault) outlives the wall-clock backstop."""
     from autograder.probe.run import STARTED
 
-    log = workdir.parent / f"{workdir.name}.stderr"
+    log = box.workdir.parent / "worker.stderr"
+    first_line: list[bytes] = []
     with log.open("wb") as err:
-        try:
-            done = subprocess.run(
-                box.wrap([sandbox.PYTHON, "-I", str(workdir / "worker.py"), *checks]),
-                cwd=workdir,
-                stdin=subprocess.DEVNULL,
-                stdout=subprocess.PIPE,
-                stderr=err,
-                timeout=seconds,
-                check=False,
-            )
-            output, reason = done.stdout, f"ended with exit status {done.returncode}"
-        except subprocess.TimeoutExpired as expired:
-            output, reason = expired.stdout or b"", f"was stopped after {seconds:.0f} s"
-    started = output.startswith(STARTED.encode())
+        process = subprocess.Popen(
+            box.wrap([sandbox.PYTHON, "-I", str(program / "worker.py"), *checks]),
+            cwd=box.workdir,
+            stdin=subprocess.DEVNULL,
+            stdout=subprocess.PIPE,
+            stderr=err,
+            start_new_session=True,
+        )
+        # The worker prints STARTED, then sends its output nowhere: one bounded line is all this side reads.
+        reader = threading.Thread(target=lambda: first_line.append(process.stdout.readline(64)), daemon=True)
+        reader.start()
+        start = time.monotonic()
+        history: list[tuple[float, float]] = []  # (wall, CPU) samples
+        stopped = ""
+        while process.poll() is None:
+            time.sleep(0.25)
+            now, used = time.monotonic() - start, _tree_cpu(process.pid)
+            history.append((now, used))
+            while len(history) > 1 and history[1][0] <= now - budget.stall:
+                history.pop(0)
+            if used > cpu_budget:
+                stopped = "cpu"
+            elif history[0][0] <= now - budget.stall and used - history[0][1] < STALL_CPU and now >= budget.stall:
+                stopped = "stalled"
+            elif now > budget.wall:
+                stopped = "wall"
+            if stopped:
+                _kill(process)
+                break
+        process.wait()
+        reader.join(timeout=5)
+        process.stdout.close()
+    started = bool(first_line) and first_line[0].startswith(STARTED.encode())
+    reason = {
+        "": f"ended with exit status {process.returncode}",
+        "stalled": f"used almost no CPU for {budget.stall:g} s (it waited for something that never came)",
+        "cpu": f"used its {cpu_budget:g} s of CPU time",
+        "wall": f"was still running after {budget.wall:g} s",
+    }[stopped]
     if not started:
         reason = f"{reason}: {log.read_text(errors='replace').strip()[-500:]}"
-    return started, reason
+    return WorkerRun(started, stopped, reason)
+
+
+def _kill(process: subprocess.Popen) -> None:
+    """Kill the sandbox: its first process (bubblewrap dies with it, and every process in its PID namespace)."""
+    for kill in (lambda: os.killpg(process.pid, signal.SIGKILL), process.kill):
+        try:
+            kill()
+        except (ProcessLookupError, PermissionError):
+            pass
+
+
+def _read(stem: Path) -> Any:
+    """A result the worker wrote, read with bounds (the worker's folder is the student's to spoil)."""
+    from autograder.probe.core import load
+
+    return load(stem)
 
 
 def run_part(part: tuple[str, ...], cells: list[dict[str, str]], grading: Grading, scratch: Path) -> dict[str, dict]:
-    """Run one part's probes in sandboxed workers, retrying crashes in fresh workers; return each check's outcome."""
-    from autograder.probe.core import load
+    """Run one part's probes in sandboxed workers, retrying crashes in fresh workers; return each check's outcome.
 
-    workdir = scratch / part[0]
+    A check whose worker stalled or spent its CPU budget costs the student at once; one whose worker ended by itself
+    costs it after ``grading.attempts`` such ends (a kill from outside happens once); the answer cells' own crash
+    costs every check left. Whether the student is really at fault is decided by the control in ``verify``.
+    """
+    folder = scratch / part[0]
     try:
-        _prepare(workdir, part, cells, grading.helpers)
+        program, workdir = _prepare(folder, part, cells, grading.helpers)
     except OSError as error:
         raise GraderFault(f"could not prepare the worker's folder in {scratch} ({error})") from error
     box = sandbox.Sandbox(
         workdir=workdir,
-        readable=(*sandbox.python_paths(), *([grading.mnist] if grading.mnist else [])),
+        readable=(*sandbox.python_paths(), program, *([grading.mnist] if grading.mnist else [])),
+        hidden=(GRADER_PACKAGE,),
         limits=grading.limits,
         isolated=grading.isolated,
         env={"OPENBLAS_NUM_THREADS": "1", "MNIST_DIR": str(grading.mnist or "")},
     )
-    box.prepare()
     outcomes: dict[str, dict[str, Any]] = {}
-    crashes: dict[str, int] = {}
+    crashes: dict[str | None, int] = {}
     failed_starts, results = 0, workdir / "results"
     while len(outcomes) < len(part):
         remaining = [check for check in part if check not in outcomes]
-        started, reason = _run_worker(box, workdir, remaining, _worker_seconds(part))
-        if not started:
+        shutil.rmtree(results, ignore_errors=True)  # nothing from an earlier run is read again
+        box.prepare()
+        run = _run_worker(box, program, remaining, grading.budget.cpu(part), grading.budget)
+        if run.stopped == "wall":
+            raise GraderFault(f"a sandboxed worker {run.reason}: this machine is too busy to grade now")
+        if not run.started:
             failed_starts += 1
             if failed_starts >= grading.start_attempts:
-                raise GraderFault(f"the sandboxed worker could not start ({reason})")
+                raise GraderFault(f"the sandboxed worker could not start ({run.reason})")
             continue
-        running = None
-        for check in remaining:
-            if (results / f"{check}.json").exists():
-                try:
-                    outcomes[check] = load(results / check)
-                except OSError as error:
-                    if error.errno in (errno.ENOSPC, errno.EDQUOT):
-                        raise GraderFault(f"the disk holding {scratch} is full") from error
-                    running = check
-                except Exception:  # noqa: BLE001 - the student's code shares the worker and may spoil its files
-                    running = check
-                if running:
-                    (results / f"{check}.json").unlink(missing_ok=True)
-                    break
-            elif (results / f"{check}.started").exists():
-                running = check
-                break
-        if running is None and all(check in outcomes for check in remaining):
+        running = _collect(remaining, results, outcomes, scratch)
+        if running == "":  # every check has its outcome
             continue
-        key = running or "<answer cells>"  # no check began: loading the answer cells ended the worker
-        crashes[key] = crashes.get(key, 0) + 1
-        if running:
-            (results / f"{running}.started").unlink(missing_ok=True)
-        if crashes[key] >= grading.attempts:
+        crashes[running] = crashes.get(running, 0) + 1
+        attempts = 1 if run.stopped else grading.attempts
+        if crashes[running] >= attempts:
             where = "while running this check" if running else "while running your answer cells"
             for check in [running] if running else remaining:
-                outcomes[check] = _crash(f"{reason} {where}", grading.attempts)
+                outcomes[check] = _crash(f"{run.reason} {where}", attempts)
     return outcomes
+
+
+def _collect(remaining: list[str], results: Path, outcomes: dict[str, dict], scratch: Path) -> str | None:
+    """Read the results of ``remaining`` in order into ``outcomes``; return "" when all are there, else the check
+    that was running when the worker ended (None: none had begun, the answer cells were running)."""
+    for check in remaining:
+        stem = results / check
+        if os.path.lexists(stem.with_suffix(".json")):
+            try:
+                outcomes[check] = _read(stem)
+            except OSError as error:
+                if error.errno in (errno.ENOSPC, errno.EDQUOT):
+                    raise GraderFault(f"the disk holding {scratch} is full") from error
+                outcomes[check] = _refused(check, str(error))
+            except Exception as error:  # noqa: BLE001 - the student's code shares the worker and may spoil its files
+                outcomes[check] = _refused(check, str(error))
+        elif os.path.lexists(stem.with_suffix(".started")):
+            return check
+        else:
+            return None if check == remaining[0] else check
+    return ""
+
+
+def _refused(check: str, why: str) -> dict[str, Any]:
+    """The outcome of a record the trusted side would not read: the student's code changed the worker's files."""
+    return {
+        "crash": True,
+        "timeout": f"This check's record could not be read ({why[:300]}).\n"
+        "  Likely cause: your code changed or replaced the files the grader's worker writes.",
+    }
 
 
 def _judge(check: str, outcome: dict[str, Any]) -> Verdict:
@@ -318,6 +432,12 @@ def prepare_grading(config: Any, assignment: str, log: Any = None) -> Grading:
         kit.worker_limits(),
         kit.worker_attempts,
         kit.worker_start_attempts,
+        WorkerBudget(
+            kit.worker_checks_cpu_seconds,
+            kit.worker_gate_cpu_seconds,
+            kit.worker_stall_seconds,
+            kit.worker_wall_seconds,
+        ),
     )
     return _resolved[key]
 

@@ -10,10 +10,11 @@ Speed is judged by two rules that a busy machine does not change:
   every line of Python they execute is counted (``sys.settrace``). Whole-batch
   array code runs the same lines for any batch; a Python loop over samples or
   entries runs more lines for more rows, and fails at once.
-- during training, student steps alternate with the probe's own NumPy step of
-  the same shapes (float32, like the reference solution). The median ratio of
-  their CPU times must stay within ``max_slowdown``: both are measured in this
-  process at the same time, so load slows both alike.
+- during training, student steps alternate with the probe's yardstick: the
+  arithmetic of a float32 NumPy step of the same shapes (like the reference
+  solution's), on other matrices. The median ratio of their CPU times must stay
+  within ``max_slowdown``: both are measured in this process at the same time,
+  so load slows both alike.
 """
 
 from __future__ import annotations
@@ -150,17 +151,18 @@ def python_loop(MLP: type, inputs: dict[str, Any], x: np.ndarray, y: np.ndarray)
 # ---------------------------------------------------------------- rule 2: CPU time against the grader's own step
 
 
-def _reference_step(params: list[np.ndarray], x: np.ndarray, y: np.ndarray, lr: float) -> None:
-    """The grader's float32 NumPy step of the same shapes: forward, loss gradient, backward (with dX), update."""
-    W1, b1, W2, b2 = params
-    h = x @ W1 + b1
-    a = np.maximum(h, 0)
-    g = _cross_entropy_grad((a @ W2 + b2).astype(np.float64), y).astype(np.float32)
-    dh = (g @ W2.T) * (h > 0)
-    grads = (x.T @ dh, dh.sum(axis=0), a.T @ g, g.sum(axis=0))
-    dh @ W1.T  # dL/dx: the first Linear returns it too
-    for p, d in zip(params, grads, strict=True):
-        p -= lr * d
+def _yardstick_step(mats: list[np.ndarray], scratch: list[np.ndarray], x: np.ndarray, y: np.ndarray, lr: float) -> None:
+    """The speed yardstick: the arithmetic of one float32 training step of the same shapes (forward, loss gradient,
+    backward with dX, update), on matrices that are not the model's and written into scratch arrays. It trains
+    nothing and returns nothing: the worker holds no training step a submission could call in place of its own."""
+    A, a, B, b = mats
+    h = x @ A + a
+    r = np.maximum(h, 0)
+    g = _cross_entropy_grad((r @ B + b).astype(np.float64), y).astype(np.float32)
+    dh = (g @ B.T) * (h > 0)
+    dh @ A.T
+    for m, d, out in zip(mats, (x.T @ dh, dh.sum(axis=0), r.T @ g, g.sum(axis=0)), scratch, strict=True):
+        np.subtract(m, lr * d, out=out)
 
 
 def _speed(pairs: list[tuple[float, float]], step: int) -> dict[str, Any]:
@@ -189,7 +191,8 @@ def _train(MLP: type, inputs: dict[str, Any], record: Record) -> None:
         raise Stopped
     for p, value in zip(params, inputs["init"], strict=True):
         p[...] = value
-    reference = [np.array(a, dtype=np.float32) for a in inputs["init"]]
+    yardstick = [np.array(a, dtype=np.float32)[::-1].copy() for a in inputs["init"]]  # same shapes, other values
+    scratch = [np.empty_like(m) for m in yardstick]
     # (student, reference) CPU seconds of one step each, back to back. This thread's clock: while cpu_limit's timer
     # is armed, Linux samples the process-wide CPU clock only at scheduler ticks, too coarse for a 0.5 ms step.
     pairs: list[tuple[float, float]] = []
@@ -225,7 +228,7 @@ def _train(MLP: type, inputs: dict[str, Any], record: Record) -> None:
 
     def reference_step(x: np.ndarray, y: np.ndarray, lr: float) -> float:
         t0 = time.thread_time()
-        _reference_step(reference, x, y, lr)
+        _yardstick_step(yardstick, scratch, x, y, lr)
         return time.thread_time() - t0
 
     start, step = time.perf_counter(), 0

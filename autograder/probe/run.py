@@ -1,23 +1,46 @@
-"""The sandboxed worker: load the student's answer cells, run the named probes, save what came as plain data.
+"""The sandboxed worker: load the definitions of the student's answer cells, run the named probes, save what came.
 
-Run in the worker's directory as ``python -I worker.py CHECK [CHECK ...]``. It reads
-``answer.json`` (the notebook's setup and answer cells), ``manifest.json`` (each check's probe module, function
-and class, from ``autograder.registry.manifest``) and ``inputs/<check>``,
-and writes ``results/<check>`` (``probe.core.save``) after marking
-``results/<check>.started``; checks with a result are skipped, so a restarted
-worker resumes after a crash.
+Run as ``python -I PROGRAM/worker.py CHECK [CHECK ...]`` with the worker's writable folder as the working directory.
+``PROGRAM`` is read-only in the sandbox: the worker itself, these probes, the course's helpers, ``answer.json``
+(the notebook's setup and answer cells), ``manifest.json`` (each check's probe module, function and class, from
+``autograder.registry.manifest``) and ``inputs/<check>``. It writes ``results/<check>`` (``probe.core.save``) after
+marking ``results/<check>.started``.
+
+Only the definitions of an answer cell run here (imports, ``def``, ``class`` and assignments): the checks grade
+classes, and a training loop, a ``sleep`` or an ``input()`` left at the top level of a cell must not hold the grading.
+The notebook says so to students.
+
+Student code shares this process, so nothing written here is believed as such: the trusted side reads what it needs
+with bounds and judges every value against what it computes itself (``autograder.plugins.verify``).
 """
 
 from __future__ import annotations
 
+import ast
 import importlib
 import json
 import linecache
+import os
 import sys
 from pathlib import Path
 from typing import Any
 
-from .core import CheckTimeout, load, raised, save
+from .core import CheckTimeout, load, raised, save, time_limit, wall_limit
+
+DEFINITIONS = (
+    ast.Import,
+    ast.ImportFrom,
+    ast.FunctionDef,
+    ast.AsyncFunctionDef,
+    ast.ClassDef,
+    ast.Assign,
+    ast.AnnAssign,
+)
+"""The top-level statements of an answer cell that the worker runs; every other one (calls, loops, prints) is not."""
+LOAD_CPU_SECONDS, LOAD_WALL_SECONDS = 10, 30
+"""Limits on running one answer cell's definitions (they take milliseconds: an assignment that computes is stopped)."""
+STARTED = "kit-worker-started"
+"""Printed before any student code runs: a worker that never says it did not start (the grader's fault)."""
 
 
 def probe_function(entry: dict[str, str]) -> Any:
@@ -25,35 +48,55 @@ def probe_function(entry: dict[str, str]) -> Any:
     return getattr(importlib.import_module(f"{__package__}.{entry['module']}"), entry["function"])
 
 
+def definitions(source: str, filename: str) -> Any:
+    """The cell compiled with only its top-level definitions (``DEFINITIONS``); line numbers kept."""
+    tree = ast.parse(source, filename)
+    tree.body = [node for node in tree.body if isinstance(node, DEFINITIONS)]
+    return compile(tree, filename, "exec")
+
+
 def load_answer(cells: list[dict[str, str]]) -> tuple[dict[str, Any], dict[str, Any]]:
-    """Run the answer cells in one namespace, as the kernel does; a cell that raises is recorded and the rest still
-    run."""
+    """Run the cells' definitions in one namespace, as the kernel runs the cells; a cell that raises is recorded and
+    the rest still run. The setup cell is the course's own and runs whole."""
     namespace: dict[str, Any] = {"__name__": "__main__"}
     errors = {}
     for cell in cells:
         filename = f"<cell {cell['grade_id']}>"
         linecache.cache[filename] = (len(cell["source"]), None, cell["source"].splitlines(True), filename)
+        what = f"Running the definitions of answer cell {cell['grade_id']!r}"
         try:
-            exec(compile(cell["source"], filename, "exec"), namespace)
-        except Exception as error:  # noqa: BLE001 - the student's cell may raise anything
+            code = (
+                compile(cell["source"], filename, "exec")
+                if cell["grade_id"] == "setup"
+                else definitions(cell["source"], filename)
+            )
+            with wall_limit(what, LOAD_WALL_SECONDS), time_limit(what, LOAD_CPU_SECONDS):
+                exec(code, namespace)
+        except Exception as error:  # noqa: BLE001 - the student's cell may raise anything (a time limit included)
             errors[cell["grade_id"]] = raised(error)
     return namespace, errors
 
 
-STARTED = "kit-worker-started"
-"""Printed before any student code runs: a worker that never says it did not start (the grader's fault)."""
+def _silence() -> None:
+    """From here on, what student code prints goes nowhere: the grader reads only the line STARTED from stdout."""
+    devnull = os.open(os.devnull, os.O_WRONLY)
+    sys.stdout.flush()
+    sys.stderr.flush()
+    os.dup2(devnull, 1)
+    os.dup2(devnull, 2)
+    os.close(devnull)
 
 
 def main(checks: list[str]) -> None:
+    program = Path(__file__).resolve().parents[1]
     results = Path("results")
     results.mkdir(exist_ok=True)
     print(STARTED, flush=True)
-    manifest = json.loads(Path("manifest.json").read_text())
-    namespace, cell_errors = load_answer(json.loads(Path("answer.json").read_text()))
+    _silence()
+    manifest = json.loads((program / "manifest.json").read_text())
+    namespace, cell_errors = load_answer(json.loads((program / "answer.json").read_text()))
     for check in checks:
         target = results / check
-        if target.with_suffix(".json").exists():
-            continue
         target.with_suffix(".started").touch()
         entry = manifest[check]
         cls = namespace.get(entry["class"])
@@ -61,7 +104,7 @@ def main(checks: list[str]) -> None:
             save(target, {"missing_class": entry["class"], "cell_errors": cell_errors})
             continue
         try:
-            save(target, {"records": probe_function(entry)(cls, load(Path("inputs") / check))})
+            save(target, {"records": probe_function(entry)(cls, load(program / "inputs" / check))})
         except CheckTimeout as timeout:
             save(target, {"timeout": str(timeout)})
 

@@ -63,6 +63,57 @@ ZH: tuple[tuple[str, str], ...] = (
         "This check could not finish: the worker process running your code {reason}, {raw_count} times in a row.",
         "这项检查无法完成：运行你代码的工作进程{reason}，连续 {raw_count} 次都是如此。",
     ),
+    (
+        "This check could not finish: the worker process running your code {reason}.",
+        "这项检查无法完成：运行你代码的工作进程{reason}。",
+    ),
+    (
+        "used almost no CPU for {raw_seconds} s (it waited for something that never came)",
+        "在 {raw_seconds} 秒内几乎没有使用 CPU（它在等待永远不会到来的东西）",
+    ),
+    ("used its {raw_seconds} s of CPU time", "用完了它的 {raw_seconds} 秒 CPU 时间"),
+    (
+        "This check's record could not be read ({raw_problem}).",
+        "这项检查的记录无法读取（{raw_problem}）。",
+    ),
+    (
+        "your code changed or replaced the files the grader's worker writes",
+        "你的代码修改或替换了评分工作进程写入的文件",
+    ),
+    (
+        "Running the definitions of answer cell {raw_cell}: expected to finish within {raw_seconds} s of CPU time, "
+        "but it was still running.",
+        "运行答案单元格 {raw_cell} 中的定义：应在 {raw_seconds} 秒 CPU 时间内完成，但它仍在运行。",
+    ),
+    (
+        "Running the definitions of answer cell {raw_cell}: expected to finish within {raw_seconds} s, but it was "
+        "still running.",
+        "运行答案单元格 {raw_cell} 中的定义：应在 {raw_seconds} 秒内完成，但它仍在运行。",
+    ),
+    (
+        "the trained W1 and W2 within {raw_limit} (relative L2) of where the grader's own training of a correct MLP "
+        "from the same start on the same data ends (a correct MLP, in float32, float64 or with einsum, ends 2-9 % "
+        "away; training moves W1 about 50 % and W2 about 75 %)",
+        "训练后的 W1 和 W2 与评分程序从同一起点、在同样数据上训练正确的多层感知机所到达的位置相差不超过 {raw_limit}"
+        "（相对 L2 距离；正确的多层感知机无论用 float32、float64 还是 einsum，都相差 2-9 %；训练本身使 W1 移动约 50 %，"
+        "W2 约 75 %）",
+    ),
+    (
+        "W1 {raw_w1} and W2 {raw_w2} away (test accuracy {raw_accuracy})",
+        "W1 相差 {raw_w1}，W2 相差 {raw_w2}（测试准确率 {raw_accuracy}）",
+    ),
+    ("the trained W1, b1, W2, b2 as float arrays", "训练后的 W1、b1、W2、b2，且为浮点数组"),
+    ("something else", "其他东西"),
+    (
+        "something other than the grader's training changed the parameters",
+        "评分程序的训练之外的东西修改了参数",
+    ),
+    (
+        "a gradient of your MLP, Linear or ReLU differs from the chapter's (see the backward checks above), or "
+        "something other than the grader's update changed the parameters during training",
+        "你的 MLP、线性层或 ReLU 的某个梯度与本章的公式不同（请查看上面的反向传播检查），"
+        "或者训练期间评分程序的更新之外的东西修改了参数",
+    ),
     ("{reason} while running this check", "{reason}（在运行这项检查时）"),
     ("{reason} while running your answer cells", "{reason}（在运行你的答案单元格时）"),
     ("ended with exit status {raw_status}", "以退出状态 {raw_status} 结束"),
