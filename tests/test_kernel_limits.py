@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import sys
 import textwrap
+import time
 from pathlib import Path
 from typing import Any
 
@@ -87,3 +88,47 @@ def test_output_is_cut_as_it_arrives_per_cell_and_per_notebook_and_the_next_cell
     assert third.startswith("z" * 19_900) and "z\n... output cut after 19,9" in third, third[-300:]
     assert text(nb.cells[3]).startswith("\n... output cut after 0 characters"), text(nb.cells[3])
     assert "done" not in text(nb.cells[4])  # the notebook's output is spent; the cell ran, its output is dropped
+
+
+def test_the_notebook_has_a_time_budget_and_the_cells_after_it_say_who_spent_it(tmp_path: Path) -> None:
+    start = time.monotonic()
+    nb = execute(
+        tmp_path,
+        ["import time; time.sleep(10**6)", "print('quick')", "time.sleep(10**6)", "print('never')"],
+        timeout=4,
+        kernel_total_seconds=6,
+    )
+    seconds = time.monotonic() - start
+    assert "stopped after 4 s: a cell may run for at most 4 s" in text(nb.cells[0]), text(nb.cells[0])
+    assert text(nb.cells[1]) == "quick\n"  # the kernel was interrupted: the next cell runs
+    second = text(nb.cells[2])
+    assert "stopped after 2 s: the grading kernel's time budget for the whole notebook (6 s) was used up" in second
+    assert "mostly by cell 'cell0' (4 s), cell 'cell2' (2 s)" in second, second
+    last = text(nb.cells[3])
+    assert "This cell was not run: the grading kernel's time budget" in last and "'cell0' (4 s)" in last, last
+    assert seconds < 6 + 12, seconds  # the budget, the kernel's start and end
+
+
+def test_input_a_sleeping_child_or_a_flood_cannot_stretch_the_budget(tmp_path: Path) -> None:
+    start = time.monotonic()
+    nb = execute(
+        tmp_path,
+        [
+            "input('your name? ')",
+            "import sys; print(repr(sys.stdin.read()))",
+            "import subprocess; subprocess.run(['sleep', '1000'])",
+            "subprocess.Popen(['sleep', '1000'], start_new_session=True).wait()",
+            "while True: print('x' * 1000)",
+            "import time\nwhile True:\n    try:\n        time.sleep(1000)\n    except KeyboardInterrupt:\n        pass",
+            "print('never')",
+        ],
+        timeout=2,
+        kernel_total_seconds=8,
+    )
+    seconds = time.monotonic() - start
+    assert "StdinNotImplementedError" in text(nb.cells[0]) or "input requests" in text(nb.cells[0]), nb.cells[0]
+    assert text(nb.cells[1]) == "''\n"
+    for cell in nb.cells[2:5]:
+        assert "stopped after 2 s" in text(cell), text(cell)[-500:]
+    assert "This cell was not run: the grading kernel's time budget" in text(nb.cells[6]), text(nb.cells[6])
+    assert seconds < 8 + 16, seconds

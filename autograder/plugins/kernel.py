@@ -17,7 +17,12 @@ most ``KitGrading.kernel_cell_output_chars`` of each cell's output and
 ``KitGrading.kernel_output_chars`` of the notebook's as they arrive (a note
 says where output was cut), and takes no message larger than
 ``MESSAGE_BYTES``, so a notebook that prints gigabytes costs nbgrader little
-memory. If the kernel
+memory. The whole notebook has ``KitGrading.kernel_total_seconds``: each
+cell runs for at most its own timeout and what is left of that budget; a cell
+past its time is interrupted (by a message to the kernel: a signal would stop
+at bubblewrap) and the next cell runs; once the budget is spent the remaining
+code cells are not run, and say which cells took the time. ``input()`` fails at
+once and standard input is empty. If the kernel
 dies or stops answering while running the student's cells, the cells it did
 not finish get an error output and grading goes on; if it cannot start at all,
 that is the grader's fault (``GraderFault``): the submission is not graded.
@@ -26,11 +31,14 @@ that is the grader's fault (``GraderFault``): the submission is not graded.
 from __future__ import annotations
 
 import asyncio
+import math
 import os
 import shutil
 import stat
+import subprocess
 import tempfile
 import time
+from collections import defaultdict
 from pathlib import Path
 from typing import Any
 
@@ -136,7 +144,8 @@ class SandboxKernelManager(AsyncKernelManager):
         box.prepare()
         if self._isolated and os.geteuid() == 0:  # started by root, the sandbox runs as nobody: it must read this
             os.chown(self.connection_file, sandbox.SANDBOX_UID, sandbox.SANDBOX_UID)
-        await super()._async_launch_kernel(box.wrap(kernel_cmd), **{**kw, "cwd": str(self._home)})
+        launch = {**kw, "cwd": str(self._home), "stdin": subprocess.DEVNULL}
+        await super()._async_launch_kernel(box.wrap(kernel_cmd), **launch)
         if self._isolated:
             await self._reach_sockets()
 
@@ -168,6 +177,14 @@ class SandboxKernelManager(AsyncKernelManager):
             (self._box / name).symlink_to(f"/proc/{os.getpid()}/fd/{fd}")
         self.ip = str(self._box / "kernel-ipc")
 
+    async def _async_interrupt_kernel(self) -> None:
+        """Interrupt by a message on the control channel: the kernel then signals its own process group."""
+        if self.has_kernel:
+            self._connect_control_socket()
+            self.session.send(self._control_socket, self.session.msg("interrupt_request", content={}))
+
+    interrupt_kernel = _async_interrupt_kernel
+
     def client(self, **kwargs: Any) -> Any:
         """A client whose sockets take at most ``QUEUED_MESSAGES`` messages of at most ``MESSAGE_BYTES``."""
         client = super().client(**kwargs)
@@ -185,6 +202,16 @@ class SandboxKernelManager(AsyncKernelManager):
             shutil.rmtree(self._home, ignore_errors=True)
 
     cleanup_resources = _async_cleanup_resources
+
+
+def _name(cell: NotebookNode | None, index: int) -> str:
+    """A cell as the student knows it: its nbgrader id (the answer cell 'linear'), else its place."""
+    grade_id = (cell or {}).get("metadata", {}).get("nbgrader", {}).get("grade_id")
+    return repr(grade_id) if grade_id else f"number {index + 1}"
+
+
+def _error(name: str, text: str) -> NotebookNode:
+    return NotebookNode(output_type="error", ename=name, evalue=text, traceback=[f"\x1b[0;31m{name}\x1b[0m: {text}"])
 
 
 def _chars(content: Any) -> int:
@@ -225,6 +252,8 @@ class SandboxedExecute(Execute):
         super().__init__(**kwargs)
         kit = KitGrading(config=self.config)
         self._cell_limit, self._notebook_limit = kit.kernel_cell_output_chars, kit.kernel_output_chars
+        self._budget = kit.kernel_total_seconds
+        self._spent: dict[str, float] = defaultdict(float)  # wall seconds per cell, by name
         self._running = -1
         self._cell_chars = self._notebook_chars = 0
         self._cut = False
@@ -232,6 +261,7 @@ class SandboxedExecute(Execute):
     def preprocess(self, nb: NotebookNode, resources: Any = None, km: Any = None) -> tuple[NotebookNode, Any]:
         self._running = -1
         self._notebook_chars = 0
+        self._spent.clear()
         try:
             return super().preprocess(nb, resources, km)
         except (DeadKernelError, CellTimeoutError, RuntimeError) as error:
@@ -257,7 +287,47 @@ class SandboxedExecute(Execute):
     def preprocess_cell(self, cell: NotebookNode, resources: Any, index: int) -> Any:
         self._running = index
         self._cell_chars, self._cut = 0, False
-        return super().preprocess_cell(cell, resources, index)
+        if cell.cell_type == "code" and cell.source.strip() and self._left() < 0.5:
+            cell.outputs = [_error("TimeBudgetUsedUp", f"This cell was not run: {self._used_up()}.")]
+            return cell, resources
+        start = time.monotonic()
+        try:
+            return super().preprocess_cell(cell, resources, index)
+        finally:
+            self._spent[_name(cell, index)] += time.monotonic() - start
+
+    def _get_timeout(self, cell: NotebookNode | None) -> int | None:
+        own = super()._get_timeout(cell)
+        return max(1, math.ceil(min(own or math.inf, self._left())))
+
+    async def _async_handle_timeout(self, timeout: int, cell: NotebookNode | None = None) -> dict[str, Any] | None:
+        own = super()._get_timeout(cell)
+        if own is not None and timeout >= own:
+            why = f"a cell may run for at most {own} s"
+        else:
+            why = self._used_up(running=(_name(cell, self._running), timeout))
+        evalue = f"This cell was stopped after {timeout} s: {why}."
+        self.error_on_timeout = {
+            "ename": "CellTimeoutError",
+            "evalue": evalue,
+            "traceback": [f"\x1b[0;31mCellTimeoutError\x1b[0m: {evalue}"],
+        }
+        return await super()._async_handle_timeout(timeout, cell)
+
+    def _left(self) -> float:
+        return self._budget - sum(self._spent.values())
+
+    def _used_up(self, running: tuple[str, float] | None = None) -> str:
+        """Which cells used the notebook's time (``running``: the cell being stopped), in plain words for the
+        student."""
+        spent = defaultdict(float, self._spent)
+        if running:
+            spent[running[0]] += running[1]
+        biggest = sorted(spent.items(), key=lambda item: -item[1])[:3]
+        cells = ", ".join(f"cell {name} ({seconds:.0f} s)" for name, seconds in biggest if seconds >= 1)
+        return f"the grading kernel's time budget for the whole notebook ({self._budget} s) was used up" + (
+            f", mostly by {cells}" if cells else ""
+        )
 
     def process_message(self, msg: dict[str, Any], cell: NotebookNode, cell_index: int) -> NotebookNode | None:
         """nbclient's handling of one message from the kernel, for output only while the cell's and the notebook's
