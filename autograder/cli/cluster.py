@@ -15,7 +15,8 @@ The grades are written by the worker's nbgrader into the course's gradebook (``C
 for a cluster): nbgrader's own autograde already writes them, keyed by (assignment, student) and updated in place,
 so a submission re-run after a worker died is written again over the same rows, never twice. Copying grades back
 through the client would re-implement that write. The nbgrader process dies with the worker (``PR_SET_PDEATHSIG``),
-so a dead worker leaves no grading behind that could race with the re-run.
+so a dead worker leaves no grading behind that could race with the re-run. It is killed, with its process group, after
+``KitGrading.autograde_seconds``, as on one machine (``grade.run_limited``).
 
 The secret: the client sends the value it resolved (``$MLP_GRADER_SECRET`` or the course's secret file) with each
 task, and the worker hands it to its nbgrader process in ``$MLP_GRADER_SECRET``, which no sandbox inherits (they
@@ -30,7 +31,6 @@ import ctypes
 import os
 import shutil
 import signal
-import subprocess
 import sys
 import tempfile
 import threading
@@ -61,6 +61,7 @@ class Task:
     secret: str = field(repr=False)
     mnist_hint: str = ""  # the folder the client uses; used if the worker has it too
     sandbox: bool = True
+    autograde_seconds: float = 900.0  # KitGrading.autograde_seconds: nbgrader's process group is killed after it
 
 
 @dataclass(frozen=True)
@@ -142,6 +143,7 @@ c.KitGrading.sandbox = {task.sandbox!r}
 
 def grade_task(task: Task) -> Result:
     """Run on a Dask worker: grade one submission in a temporary course; the grades go to ``task.db_url``."""
+    from autograder.cli.grade import run_limited
     from autograder.plugins.verify import PREPARED_ENV
 
     start = time.perf_counter()
@@ -161,21 +163,19 @@ def grade_task(task: Task) -> Result:
             }
         )
         log = root / "autograde.log"
-        with log.open("w") as out:
-            done = subprocess.run(
-                [sys.executable, "-m", "nbgrader", "autograde", task.assignment, "--student", task.student, "--force"],
-                cwd=root,
-                env=env,
-                stdout=out,
-                stderr=subprocess.STDOUT,
-                stdin=subprocess.DEVNULL,
-                preexec_fn=_die_with_parent,
-                check=False,
-            )
+        returncode = run_limited(
+            [sys.executable, "-m", "nbgrader", "autograde", task.assignment, "--student", task.student, "--force"],
+            root,
+            env,
+            log,
+            task.autograde_seconds,
+            preexec_fn=_die_with_parent,
+        )
         graded = root / "autograded" / task.student / task.assignment
         files = {str(p.relative_to(graded)): p.read_bytes() for p in sorted(graded.rglob("*")) if p.is_file()}
         text = log.read_text(errors="replace")
-    return Result(done.returncode, time.perf_counter() - start, text[-LOG_TAIL:], files, os.uname().nodename)
+    code = -signal.SIGKILL if returncode is None else returncode
+    return Result(code, time.perf_counter() - start, text[-LOG_TAIL:], files, os.uname().nodename)
 
 
 # ---------------------------------------------------------------- on the instructor's machine
@@ -214,6 +214,7 @@ class Dispatcher:
             secret=secret.current(),
             mnist_hint=str(grading.mnist or ""),
             sandbox=grading.isolated,
+            autograde_seconds=kit.autograde_seconds,
         )
         self.client = Client(address, timeout="30s")
         self.sqlite = self.db_url.startswith("sqlite")

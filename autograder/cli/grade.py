@@ -11,7 +11,13 @@ student's code) is retried; if it persists, that submission is left ungraded
 command exits with status 1: running it again grades what is left.
 A submission that cannot be read (invalid notebook JSON, a renamed or missing
 notebook) is set aside and replaced by a note plus the released notebook, so
-it is graded (0 where it is broken) with the reason in its feedback. A
+it is graded (0 where it is broken) with the reason in its feedback. Links,
+FIFOs, sockets and devices in a submission folder are moved out of it before
+nbgrader starts (``quarantine``: nbgrader would copy what a link points to,
+the gradebook or the secret, next to the student's code), with a note; the
+rest is graded. Each autograde has a wall-time limit
+(``KitGrading.autograde_seconds``, a backstop: every part inside has its own,
+far lower); a submission that reaches it is left ungraded, not retried. A
 submission counts as graded once its autograde finished; running the command
 again grades only the rest (``--force`` regrades everyone), so an interrupted
 run is simply started again.
@@ -28,6 +34,8 @@ import argparse
 import hashlib
 import os
 import re
+import shutil
+import signal
 import subprocess
 import sys
 import threading
@@ -35,9 +43,11 @@ import time
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
+from typing import Any
 
 from autograder import sandbox
 from autograder.faults import GraderFault
+from autograder.plugins.sanitize import NOTE, refusal_note, refused_files
 from autograder.plugins.verify import prepare_grading, prepared_env
 from autograder.settings import CoursePaths, KitGrading, load_course_config
 
@@ -93,14 +103,40 @@ def _replace_with_release(paths: CoursePaths, assignment: str, target: Path, not
 def _add_note(path: Path, note: str) -> None:
     nbformat = _nbformat()
     nb = nbformat.read(path, as_version=4)
-    nb.cells.insert(0, nbformat.v4.new_markdown_cell(f"**Note from the grader.** {note}"))
+    nb.cells.insert(0, nbformat.v4.new_markdown_cell(NOTE + note))
     nbformat.write(nb, path)
+
+
+def quarantine(paths: CoursePaths, assignment: str, student: str) -> tuple[str, str] | None:
+    """Move every link, FIFO, socket and device out of the submission folder (``sanitize.refused_files``) into
+    ``<graded_dir>/refused/<assignment>/<student>/``; return (the note for the student, the line for the log), or
+    None if there was none. Run before nbgrader sees the folder: nbgrader copies what a link points to."""
+    folder = paths.submitted(student, assignment)
+    refused = refused_files(folder)
+    if not refused:
+        return None
+    aside = paths.graded_dir() / "refused" / assignment / student
+    for entry in refused:
+        source, target = folder / entry.path, aside / entry.path
+        target.parent.mkdir(parents=True, exist_ok=True)
+        if target.is_dir() and not target.is_symlink():
+            shutil.rmtree(target)
+        elif os.path.lexists(target):
+            target.unlink()
+        try:
+            os.rename(source, target)  # the entry itself: a link is moved, never followed
+        except OSError:
+            os.unlink(source)  # another file system: a link or special file holds nothing of the student's
+    if any(entry.path == "." for entry in refused):
+        folder.mkdir()
+    listed = ", ".join(f"{e.path} ({e.kind}{' to ' + e.target if e.target else ''})" for e in refused)
+    return refusal_note(refused), f"not graded, not plain files, moved to {aside}: {listed}"
 
 
 def _fingerprint(paths: CoursePaths, assignment: str, student: str) -> str:
     digest = hashlib.sha256()
     for path in sorted(paths.submitted(student, assignment).rglob("*")):
-        if path.is_file():
+        if path.is_file() and not path.is_symlink():
             digest.update(path.name.encode() + path.read_bytes())
     return digest.hexdigest()
 
@@ -119,6 +155,8 @@ def is_graded(paths: CoursePaths, assignment: str, student: str, notebook: str) 
     )
 
 
+STOPPED = "grading of this submission was stopped after"
+"""In the log of an autograde that reached ``KitGrading.autograde_seconds``: such a submission is not retried."""
 FAULT_LINE = re.compile(r"(GraderFault|SandboxError|OperationalError|OSError|NbGraderException)[^:]*: (.*)")
 
 
@@ -145,33 +183,52 @@ def mark_graded(paths: CoursePaths, assignment: str, student: str) -> None:
     marker.write_text(_fingerprint(paths, assignment, student))
 
 
+def run_limited(
+    command: list[str], cwd: Path, env: dict[str, str], log: Path, seconds: float, preexec_fn: Any = None
+) -> int | None:
+    """Run ``command`` in a session of its own, its output into ``log``; return its exit status, or None if it ran
+    ``seconds`` and was killed, its whole process group with it (the line saying so ends the log)."""
+    with log.open("w") as out:
+        process = subprocess.Popen(
+            command,
+            cwd=cwd,
+            env=env,
+            stdin=subprocess.DEVNULL,
+            stdout=out,
+            stderr=subprocess.STDOUT,
+            start_new_session=True,
+            preexec_fn=preexec_fn,
+        )
+        try:
+            return process.wait(timeout=seconds)
+        except subprocess.TimeoutExpired:
+            os.killpg(process.pid, signal.SIGKILL)  # its sandboxes die with it (bubblewrap's --die-with-parent)
+            process.wait()
+            out.write(
+                f"\nGraderFault: the {STOPPED} {seconds:g} s (c.KitGrading.autograde_seconds), which only a hung "
+                "grader or an overloaded machine reaches; it was not retried\n"
+            )
+            return None
+        except BaseException:
+            os.killpg(process.pid, signal.SIGKILL)
+            process.wait()
+            raise
+
+
 def autograde_one(
     paths: CoursePaths, assignment: str, student: str, force: bool, env: dict[str, str]
 ) -> tuple[bool, float, str]:
-    """``nbgrader autograde`` of one student; return (succeeded, seconds, log file)."""
+    """``nbgrader autograde`` of one student, within ``KitGrading.autograde_seconds``; return (succeeded, seconds,
+    log file)."""
     log = log_path(paths, student)
     redo = force or paths.autograded(student, assignment).exists()  # an interrupted run left a partial result
     start = time.perf_counter()
-    with log.open("w") as out:
-        done = subprocess.run(
-            [
-                sys.executable,
-                "-m",
-                "nbgrader",
-                "autograde",
-                assignment,
-                "--student",
-                student,
-                *(["--force"] if redo else []),
-            ],
-            cwd=paths.root,
-            env=env,
-            stdout=out,
-            stderr=subprocess.STDOUT,
-            check=False,
-        )
+    command = [sys.executable, "-m", "nbgrader", "autograde", assignment, "--student", student]
+    returncode = run_limited(
+        [*command, *(["--force"] if redo else [])], paths.root, env, log, paths.kit.autograde_seconds
+    )
     seconds = time.perf_counter() - start
-    ok = done.returncode == 0 and paths.autograded(student, assignment).exists()
+    ok = returncode == 0 and paths.autograded(student, assignment).exists()
     if ok:
         mark_graded(paths, assignment, student)
     return ok, seconds, str(log)
@@ -285,9 +342,14 @@ def grade_class(
     env = {**os.environ, "MNIST_DIR": str(grading.mnist), **prepared_env(course, grading, assignment)}
     chosen = [s for s in paths.submitted_students(assignment) if not students or s in students]
     for student in chosen:
+        refused = quarantine(paths, assignment, student)
+        if refused:
+            print(f"{student}: {refused[1]}", file=out, flush=True)
         note = repair(paths, assignment, student, notebook)
         if note:
             print(f"{student}: {note}", file=out, flush=True)
+        if refused:
+            _add_note(paths.submitted(student, assignment) / notebook, refused[0])
     todo = [s for s in chosen if force or not is_graded(paths, assignment, student=s, notebook=notebook)]
     dispatcher = None
     if scheduler:
@@ -320,11 +382,14 @@ def grade_class(
             ok, seconds, log = attempt(student)
             if ok:
                 break
+            stopped = STOPPED in _fault(Path(log))
             with progress.lock:
                 progress.say(
                     f"  {student}: grading failed ({_fault(Path(log))}); "
-                    + ("trying again" if tried < kit.grade_attempts else "left ungraded")
+                    + ("trying again" if tried < kit.grade_attempts and not stopped else "left ungraded")
                 )
+            if stopped:
+                break
         if not ok:
             faults[student] = _fault(Path(log))
             try:
