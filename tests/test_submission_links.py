@@ -199,3 +199,31 @@ def _processes_using(folder: Path) -> list[str]:
         if str(folder) in command:
             found.append(command)
     return found
+
+
+@pytest.mark.slow
+def test_a_cluster_task_has_the_same_wall_time_limit(tmp_path: Path) -> None:
+    from autograder.cli.cluster import Task, grade_task
+
+    course = make_course(tmp_path / "course", "stuck-on-dask", _config(tmp_path), {"stuck": "reference"})
+    notebook = (course / "submitted" / "stuck" / "mlp" / "mlp.ipynb").read_text()
+    task = Task(
+        assignment="mlp",
+        student="stuck",
+        config=(course / "nbgrader_config.py").read_text(),
+        course_files={
+            str(p.relative_to(course)): p.read_bytes()
+            for folder in ("source", "release")
+            for p in (course / folder / "mlp").iterdir()
+            if p.is_file()
+        },
+        submission={"mlp.ipynb": _with_cell(notebook, "import time\ntime.sleep(100)").encode()},
+        db_url=f"sqlite:///{course / 'gradebook.db'}",
+        course_id="stuck-on-dask",
+        secret="the-test-secret",
+        mnist_hint=str(MNIST),
+        autograde_seconds=8,
+    )
+    result = grade_task(task)
+    assert result.returncode == -9  # killed: the Dispatcher stores nothing of it and leaves it ungraded
+    assert STOPPED in result.log and result.seconds < 60, result.log[-2000:]
