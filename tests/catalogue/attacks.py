@@ -249,6 +249,188 @@ CHEATS: tuple[Submission, ...] = (
     ),
 )
 
+
+# ---------------------------------------------------------------- forging the MNIST gate's record (issue: the gate)
+# Each carries an MLP.backward that skips ReLU (it loses test_mlp_backward, and honest training reaches about 92.8 %,
+# so it loses the gate too) and a trick that, before the gate compared the parameters with its own training, scored
+# the gate's 20 points: weights trained elsewhere (on the same data, from another start) put where the judge reads.
+SKIPS_RELU = Edit("mlp", "grad = self.relu.backward(grad)", "grad = grad")
+FORGED_GATE_LOSES = ("test_mlp_backward", GATE_CELL)
+BACKWARD_START = "        grad = self.fc2.backward(grad)"
+
+
+def stored_weights() -> str:
+    """Base64 of an npz (float16) of a 784-256-10 network trained elsewhere: the grader's recipe from another secret's
+    initialisation and data order (about 97.7 % on the test set). Made once per test session (needs MNIST)."""
+    global _STORED
+    if _STORED is None:
+        import base64
+        import io
+        import os
+
+        import numpy as np
+
+        from autograder.judge import gate_reference, inputs
+        from mnist_data import load_mnist, to_vectors
+
+        previous = os.environ.get("MLP_GRADER_SECRET")
+        os.environ["MLP_GRADER_SECRET"] = "trained-elsewhere"
+        try:
+            recipe = inputs.inputs_for("mnist_accuracy")
+        finally:
+            if previous is None:
+                del os.environ["MLP_GRADER_SECRET"]
+            else:
+                os.environ["MLP_GRADER_SECRET"] = previous
+        data = load_mnist()
+        trained = gate_reference.train(recipe, to_vectors(data.train_images), data.train_labels.astype(np.int64))
+        buffer = io.BytesIO()
+        np.savez_compressed(buffer, **{f"p{k}": p.astype(np.float16) for k, p in enumerate(trained)})
+        _STORED = base64.b64encode(buffer.getvalue()).decode()
+    return _STORED
+
+
+_STORED: str | None = None
+FORGED = (
+    "def _stored():\n"
+    "    import base64, io\n"
+    "    with np.load(io.BytesIO(base64.b64decode('{stored}'))) as npz:\n"
+    "        return [npz[f'p{{k}}'].astype(np.float32) for k in range(4)]\n"
+    "_FORGED = _stored()\n"
+)
+FORGED_RECORD = (
+    "def _forged_record(inputs):\n"
+    "    return {{'model': {{'opaque': 'MLP', 'text': 'MLP'}}, 'parameters': {{'opaque': 'list', 'text': '[]'}},\n"
+    "            'shapes': [list(a.shape) for a in inputs['init']], 'logits': np.zeros((inputs['batch'], 10)),\n"
+    "            'seconds': 1.0, 'trained': [f.copy() for f in _FORGED]}}\n"
+)
+
+
+def _forge(in_backward: str = "", after_class: str = "") -> Callable[[str, Context], dict[str, str]]:
+    """The MLP that skips ReLU in backward, with ``in_backward`` at the start of MLP.backward and ``after_class`` (plus
+    the stored weights as ``_FORGED`` and ``_forged_record``) after the class."""
+
+    def make(solution: str, context: Context) -> dict[str, str]:
+        end = "        return self.fc1.backward(grad)"
+        tail = (FORGED + FORGED_RECORD + after_class).format(stored=stored_weights())
+        edits = (
+            SKIPS_RELU,
+            Edit("mlp", BACKWARD_START, in_backward + BACKWARD_START),
+            Edit("mlp", end, f"{end}\n\n\n{tail}"),
+        )
+        return {"mlp.ipynb": apply_edits(solution, edits)}
+
+    return make
+
+
+ON_THE_GATE = "        if self.fc1.W.shape == (784, 256):  # the gate's network only\n"
+GATE_FORGERIES: tuple[Submission, ...] = (
+    Submission(
+        "cheat_weights_written_in_training",
+        "MLP.backward writes weights trained elsewhere into the parameters and sets their .grad to zeros",
+        _forge(
+            ON_THE_GATE + "            for _p, _f in zip(self.parameters(), _FORGED):\n"
+            "                _p[...] = _f\n"
+            "                _p.grad = np.zeros_like(_p)\n"
+            "            return np.zeros((len(grad), 784), np.float32)\n"
+        ),
+        FORGED_GATE_LOSES,
+    ),
+    Submission(
+        "cheat_gradients_walk_to_stored_weights",
+        "MLP.backward returns gradients that walk the parameters to weights trained elsewhere",
+        _forge(
+            ON_THE_GATE + "            for _p, _f in zip(self.parameters(), _FORGED):\n"
+            "                _p.grad = (_p - _f) * 5.0\n"
+            "            return np.zeros((len(grad), 784), np.float32)\n"
+        ),
+        FORGED_GATE_LOSES,
+    ),
+    Submission(
+        "cheat_patch_recorder_through_the_stack",
+        "MLP.backward finds the gate's recording object up its call stack and makes it keep stored weights",
+        _forge(
+            ON_THE_GATE + "            import sys as _sys\n"
+            "            _frame = _sys._getframe(1)\n"
+            "            while _frame is not None and not hasattr(_frame.f_locals.get('record'), 'keep'):\n"
+            "                _frame = _frame.f_back\n"
+            "            if _frame is not None and not getattr(type(_frame.f_locals['record']), '_forged', False):\n"
+            "                _cls = type(_frame.f_locals['record'])\n"
+            "                _keep = _cls.keep\n"
+            "                _cls.keep = lambda self, k, v: _keep(\n"
+            "                    self, k, [f.copy() for f in _FORGED] if k == 'trained' else v)\n"
+            "                _cls._forged = True\n"
+        ),
+        FORGED_GATE_LOSES,
+    ),
+    Submission(
+        "cheat_replace_probe_in_sys_modules",
+        "replaces the gate's probe function in sys.modules with one that returns stored weights",
+        _forge(
+            after_class="def _forge_probe():\n"
+            "    import sys\n"
+            "    try:\n"
+            "        import probe.gate\n"
+            "    except ImportError:\n"
+            "        return None\n"
+            "    sys.modules['probe.gate'].mnist_accuracy = lambda MLP, inputs: [_forged_record(inputs)]\n"
+            "    return True\n"
+            "_forged_probe = _forge_probe()\n"
+        ),
+        FORGED_GATE_LOSES,
+    ),
+    Submission(
+        "cheat_forged_results_file",
+        "writes the gate's results file with stored weights into the worker's folder, then ends the worker",
+        _forge(
+            after_class="def _forge_file():\n"
+            "    import os\n"
+            "    from pathlib import Path\n"
+            "    try:\n"
+            "        import probe.gate\n"
+            "        from probe.core import save\n"
+            "    except ImportError:\n"
+            "        return None\n"
+            "    os.makedirs('results', exist_ok=True)\n"
+            "    inputs = {{'init': [np.zeros(s) for s in [(784, 256), (256,), (256, 10), (10,)]], 'batch': 32}}\n"
+            "    save(Path('results') / 'mnist_accuracy', {{'records': [_forged_record(inputs)]}})\n"
+            "    os._exit(0)\n"
+            "_forged_file = _forge_file()\n"
+        ),
+        FORGED_GATE_LOSES,
+    ),
+    Submission(
+        "cheat_train_with_the_probes_step",
+        "replaces the gate's training with a loop over the probe's own NumPy step (once a correct training step)",
+        _forge(
+            after_class="def _swap_training():\n"
+            "    try:\n"
+            "        import probe.gate as g\n"
+            "    except ImportError:\n"
+            "        return None\n"
+            "    def train(MLP, inputs, record):\n"
+            "        params = [np.array(a, np.float32) for a in inputs['init']]\n"
+            "        data = g.load_mnist()\n"
+            "        x, y = g.to_vectors(data.train_images), data.train_labels.astype(np.int64)\n"
+            "        for lr, order in zip(inputs['learning_rates'], inputs['orders']):\n"
+            "            for i in range(0, len(x), inputs['batch']):\n"
+            "                rows = order[i:i + inputs['batch']]\n"
+            "                if hasattr(g, '_reference_step'):\n"
+            "                    g._reference_step(params, x[rows], y[rows], lr)\n"
+            "                else:\n"
+            "                    g._yardstick_step(params, [np.empty_like(p) for p in params], x[rows], y[rows], lr)\n"
+            "        record.update(_forged_record(inputs))\n"
+            "        record['trained'] = params\n"
+            "    g._train = train\n"
+            "    return True\n"
+            "_swapped = _swap_training()\n"
+        ),
+        FORGED_GATE_LOSES,
+    ),
+)
+CHEATS = (*CHEATS, *GATE_FORGERIES)
+
+
 FAULTS: tuple[Submission, ...] = (
     Submission(
         "fault_infinite_loop",
