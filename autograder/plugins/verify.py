@@ -47,6 +47,7 @@ from autograder import registry, sandbox
 from autograder.faults import GraderFault
 from autograder.judge import secret
 from autograder.judge.inputs import inputs_for
+from autograder.judge.records import RecordRefused, read_result
 from autograder.plugins.course_data import resolve_mnist
 from autograder.settings import CoursePaths
 
@@ -243,13 +244,6 @@ def _kill(process: subprocess.Popen) -> None:
             pass
 
 
-def _read(stem: Path) -> Any:
-    """A result the worker wrote, read with bounds (the worker's folder is the student's to spoil)."""
-    from autograder.probe.core import load
-
-    return load(stem)
-
-
 def run_part(part: tuple[str, ...], cells: list[dict[str, str]], grading: Grading, scratch: Path) -> dict[str, dict]:
     """Run one part's probes in sandboxed workers, retrying crashes in fresh workers; return each check's outcome.
 
@@ -304,13 +298,13 @@ def _collect(remaining: list[str], results: Path, outcomes: dict[str, dict], scr
         stem = results / check
         if os.path.lexists(stem.with_suffix(".json")):
             try:
-                outcomes[check] = _read(stem)
-            except OSError as error:
-                if error.errno in (errno.ENOSPC, errno.EDQUOT):
-                    raise GraderFault(f"the disk holding {scratch} is full") from error
-                outcomes[check] = _refused(check, str(error))
-            except Exception as error:  # noqa: BLE001 - the student's code shares the worker and may spoil its files
-                outcomes[check] = _refused(check, str(error))
+                outcomes[check] = read_result(stem)  # bounded and checked before anything is decompressed
+            except RecordRefused as error:  # the worker's files are the student's code's to spoil
+                outcomes[check] = _refused(check, error.reason)
+            except OSError as error:  # the reader raises these only for the machine's own failures
+                full = error.errno in (errno.ENOSPC, errno.EDQUOT)
+                why = f"the disk holding {scratch} is full" if full else f"reading {stem} failed ({error})"
+                raise GraderFault(why) from error
         elif os.path.lexists(stem.with_suffix(".started")):
             return check
         else:
