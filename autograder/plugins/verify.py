@@ -47,7 +47,7 @@ from autograder import registry, sandbox
 from autograder.faults import GraderFault
 from autograder.judge import secret
 from autograder.judge.inputs import inputs_for
-from autograder.judge.records import RecordRefused, read_result
+from autograder.judge.records import RecordRefused, read_regular_file, read_result
 from autograder.plugins.course_data import resolve_mnist
 from autograder.settings import CoursePaths
 
@@ -280,20 +280,21 @@ def run_part(part: tuple[str, ...], cells: list[dict[str, str]], grading: Gradin
                 raise GraderFault(f"the sandboxed worker could not start ({run.reason})")
             continue
         running = _collect(remaining, results, outcomes, scratch)
-        if running == "":  # every check has its outcome
+        if running == "":  # every check read has its outcome; the rest run in a fresh worker
             continue
         crashes[running] = crashes.get(running, 0) + 1
         attempts = 1 if run.stopped else grading.attempts
         if crashes[running] >= attempts:
-            where = "while running this check" if running else "while running your answer cells"
+            where = "while running this check" if running else _loading(results)
             for check in [running] if running else remaining:
                 outcomes[check] = _crash(f"{run.reason} {where}", attempts)
     return outcomes
 
 
 def _collect(remaining: list[str], results: Path, outcomes: dict[str, dict], scratch: Path) -> str | None:
-    """Read the results of ``remaining`` in order into ``outcomes``; return "" when all are there, else the check
-    that was running when the worker ended (None: none had begun, the answer cells were running)."""
+    """Read the results of ``remaining`` in order into ``outcomes``; return the check that was running when the worker
+    ended (None: none had begun, the answer cells were running), or "" when there is none to blame: all were read, or
+    reading stopped at a refused record (the student's code spoiled it; its check has that outcome)."""
     for check in remaining:
         stem = results / check
         if os.path.lexists(stem.with_suffix(".json")):
@@ -301,6 +302,7 @@ def _collect(remaining: list[str], results: Path, outcomes: dict[str, dict], scr
                 outcomes[check] = read_result(stem)  # bounded and checked before anything is decompressed
             except RecordRefused as error:  # the worker's files are the student's code's to spoil
                 outcomes[check] = _refused(check, error.reason)
+                return ""
             except OSError as error:  # the reader raises these only for the machine's own failures
                 full = error.errno in (errno.ENOSPC, errno.EDQUOT)
                 why = f"the disk holding {scratch} is full" if full else f"reading {stem} failed ({error})"
@@ -310,6 +312,19 @@ def _collect(remaining: list[str], results: Path, outcomes: dict[str, dict], scr
         else:
             return None if check == remaining[0] else check
     return ""
+
+
+def _loading(results: Path) -> str:
+    """Where the worker was while loading the answer cells, as the worker said (a cell id of the registry, or none)."""
+    from autograder.probe.run import LOADING
+
+    try:
+        cell = read_regular_file(results / LOADING, 64).decode("ascii", "replace")
+    except (RecordRefused, OSError):
+        cell = ""
+    return (
+        f"while running answer cell {cell!r}" if cell in registry.answer_cells() else "while running your answer cells"
+    )
 
 
 def _refused(check: str, why: str) -> dict[str, Any]:

@@ -22,6 +22,7 @@ import json
 import linecache
 import os
 import sys
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -39,6 +40,8 @@ DEFINITIONS = (
 """The top-level statements of an answer cell that the worker runs; every other one (calls, loops, prints) is not."""
 LOAD_CPU_SECONDS, LOAD_WALL_SECONDS = 10, 30
 """Limits on running one answer cell's definitions (they take milliseconds: an assignment that computes is stopped)."""
+LOADING = "loading"
+"""File in ``results/`` naming the answer cell being loaded: if the worker is stopped then, the message names it."""
 STARTED = "kit-worker-started"
 """Printed before any student code runs: a worker that never says it did not start (the grader's fault)."""
 
@@ -55,12 +58,15 @@ def definitions(source: str, filename: str) -> Any:
     return compile(tree, filename, "exec")
 
 
-def load_answer(cells: list[dict[str, str]]) -> tuple[dict[str, Any], dict[str, Any]]:
+def load_answer(
+    cells: list[dict[str, str]], starting: Callable[[str], None] = lambda grade_id: None
+) -> tuple[dict[str, Any], dict[str, Any]]:
     """Run the cells' definitions in one namespace, as the kernel runs the cells; a cell that raises is recorded and
-    the rest still run. The setup cell is the course's own and runs whole."""
+    the rest still run. The setup cell is the course's own and runs whole. ``starting`` is told each cell's id first."""
     namespace: dict[str, Any] = {"__name__": "__main__"}
     errors = {}
     for cell in cells:
+        starting(cell["grade_id"])
         filename = f"<cell {cell['grade_id']}>"
         linecache.cache[filename] = (len(cell["source"]), None, cell["source"].splitlines(True), filename)
         what = f"Running the definitions of answer cell {cell['grade_id']!r}"
@@ -94,7 +100,9 @@ def main(checks: list[str]) -> None:
     print(STARTED, flush=True)
     _silence()
     manifest = json.loads((program / "manifest.json").read_text())
-    namespace, cell_errors = load_answer(json.loads((program / "answer.json").read_text()))
+    loading = results / LOADING
+    namespace, cell_errors = load_answer(json.loads((program / "answer.json").read_text()), loading.write_text)
+    loading.unlink()
     for check in checks:
         target = results / check
         target.with_suffix(".started").touch()

@@ -116,6 +116,7 @@ ZH: tuple[tuple[str, str], ...] = (
     ),
     ("{reason} while running this check", "{reason}（在运行这项检查时）"),
     ("{reason} while running your answer cells", "{reason}（在运行你的答案单元格时）"),
+    ("{reason} while running answer cell {raw_cell}", "{reason}（在运行答案单元格 {raw_cell} 时）"),
     ("ended with exit status {raw_status}", "以退出状态 {raw_status} 结束"),
     ("was stopped after {raw_seconds} s", "在 {raw_seconds} 秒后被停止"),
     (

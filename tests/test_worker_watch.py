@@ -1,0 +1,138 @@
+"""A stuck submission costs seconds of a worker, not an hour: workers are watched from outside their sandbox.
+
+Each test runs the layer checks' worker (``verify.run_part``) in the real sandbox on the reference solution with one
+change, with a short stall window and CPU budget, and checks what each check's outcome is and how long it took.
+"""
+
+from __future__ import annotations
+
+import sys
+import time
+from pathlib import Path
+
+import nbformat
+import pytest
+
+from autograder import registry, sandbox
+from autograder.cli.classroom import Edit, apply_edits
+from autograder.plugins import verify
+
+pytestmark = pytest.mark.slow  # starts sandboxed workers
+
+REPO = Path(__file__).resolve().parents[1]
+LAYERS = registry.worker_groups()[0]
+BUDGET = verify.WorkerBudget(checks_cpu=8.0, gate_cpu=8.0, stall=3.0, wall=120.0)
+RELU_FORWARD = "return np.maximum(x, 0)"
+
+
+@pytest.fixture(autouse=True)
+def _secret(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("MLP_GRADER_SECRET", "worker-watch")
+
+
+def _cells(*edits: Edit) -> list[dict[str, str]]:
+    text = apply_edits((REPO / "solutions" / "mlp" / "mlp.ipynb").read_text(), edits)
+    return verify.answer_cells(nbformat.reads(text, as_version=4))
+
+
+def _run(tmp_path: Path, *edits: Edit) -> tuple[dict[str, dict], float]:
+    grading = verify.Grading(
+        helpers=REPO / "release" / "mlp", mnist=None, limits=sandbox.Limits(), attempts=2, budget=BUDGET
+    )
+    start = time.monotonic()
+    outcomes = verify.run_part(LAYERS, _cells(*edits), grading, tmp_path)
+    return outcomes, time.monotonic() - start
+
+
+def _judged(outcomes: dict[str, dict]) -> dict[str, bool]:
+    return {check: verify._judge(check, outcome).passed for check, outcome in outcomes.items()}
+
+
+def test_the_reference_passes_every_layer_check(tmp_path: Path) -> None:
+    outcomes, _ = _run(tmp_path)
+    assert all(_judged(outcomes).values()), outcomes
+
+
+@pytest.mark.parametrize(
+    "stuck",
+    [
+        "time.sleep(10**6)",
+        "input()",
+        "subprocess.run(['sleep', '1000'])",
+        "glob.glob('/**', recursive=True)",
+        "print('x' * 10**6 * 200)",
+        "while True:\n    pass",
+    ],
+)
+def test_a_stuck_top_level_statement_does_not_run_in_the_worker(tmp_path: Path, stuck: str) -> None:
+    """Only definitions run: the class after the stuck statement is graded as if it were not there."""
+    outcomes, seconds = _run(tmp_path, Edit("relu", "class ReLU(Module):", f"{stuck}\n\nclass ReLU(Module):"))
+    assert all(_judged(outcomes).values()), outcomes
+    assert seconds < 60, seconds
+
+
+def test_an_assignment_that_hangs_costs_the_checks_and_names_the_cell(tmp_path: Path) -> None:
+    hang = "import time\n_files = time.sleep(10**6)\n\nclass ReLU(Module):"
+    outcomes, seconds = _run(tmp_path, Edit("relu", "class ReLU(Module):", hang))
+    verdicts = _judged(outcomes)
+    assert not any(verdicts[c] for c in LAYERS if registry.check(c).answer_cell == "relu"), verdicts
+    message = next(o["timeout"] for c, o in outcomes.items() if registry.check(c).answer_cell == "relu")
+    assert "used almost no CPU for 3 s" in message and "answer cell 'relu'" in message, message
+    assert seconds < 60, seconds
+
+
+def test_a_method_that_sleeps_costs_its_checks_at_once_and_the_rest_are_graded(tmp_path: Path) -> None:
+    sleep = f"__import__('time').sleep(10**6)\n        {RELU_FORWARD}"
+    outcomes, seconds = _run(tmp_path, Edit("relu", RELU_FORWARD, sleep))
+    verdicts = _judged(outcomes)
+    assert not verdicts["relu_forward"] and not verdicts["relu_backward"], verdicts
+    assert all(v for c, v in verdicts.items() if not c.startswith("relu")), verdicts
+    assert "used almost no CPU" in outcomes["relu_forward"]["timeout"]
+    assert seconds < 60, seconds  # two stalls of 3 s, not two wall limits of minutes
+
+
+def test_code_that_swallows_the_time_limit_is_stopped_by_the_cpu_budget(tmp_path: Path) -> None:
+    swallow = "while True:\n            try:\n                sum(range(10**6))\n            except BaseException:\n                pass"  # noqa: E501
+    outcomes, seconds = _run(tmp_path, Edit("relu", RELU_FORWARD, f"{swallow}\n        {RELU_FORWARD}"))
+    assert "used its 8 s of CPU time" in outcomes["relu_forward"]["timeout"], outcomes["relu_forward"]
+    assert seconds < 90, seconds
+
+
+def test_the_workers_program_cannot_be_changed_from_student_code(tmp_path: Path) -> None:
+    """The program folder is read-only inside the sandbox: rewriting the worker or a probe fails, grading goes on."""
+    attack = (
+        "def _rewrite():\n"
+        "    import probe.layers, os\n"
+        "    here = os.path.dirname(probe.layers.__file__)\n"
+        "    for path in (probe.layers.__file__, os.path.join(here, '..', 'worker.py')):\n"
+        "        try:\n"
+        "            open(path, 'a').write('\\nraise SystemExit(3)\\n')\n"
+        "        except OSError as error:\n"
+        "            print(error)\n"
+        "_done = _rewrite()\n"
+    )
+    outcomes, _ = _run(tmp_path, Edit("relu", "class ReLU(Module):", f"{attack}\nclass ReLU(Module):"))
+    assert all(_judged(outcomes).values()), outcomes
+    program = tmp_path / LAYERS[0] / "program"
+    assert "SystemExit(3)" not in (program / "worker.py").read_text()
+    assert "SystemExit(3)" not in (program / "probe" / "layers.py").read_text()
+
+
+def test_a_fifo_in_place_of_a_result_is_refused_without_waiting(tmp_path: Path) -> None:
+    attack = (
+        "def _fifo():\n"
+        "    import os\n"
+        "    os.makedirs('results', exist_ok=True)\n"
+        "    os.mkfifo('results/relu_forward.json')\n"
+        "_done = _fifo()\n"
+    )
+    outcomes, seconds = _run(tmp_path, Edit("relu", "class ReLU(Module):", f"{attack}\nclass ReLU(Module):"))
+    assert seconds < 60, seconds  # the grader never waits on it; the worker that writes into it stalls
+    verdicts = _judged(outcomes)
+    assert not verdicts["relu_forward"], verdicts
+    assert "could not be read (is not a regular file but a FIFO)" in outcomes["relu_forward"]["timeout"], outcomes
+    assert all(v for c, v in verdicts.items() if c != "relu_forward"), verdicts
+
+
+if __name__ == "__main__":
+    sys.exit(pytest.main([__file__, "-v", *sys.argv[1:]]))
