@@ -44,6 +44,7 @@ c.CourseDirectory.db_url = "sqlite:///gradebook.db"
 # c.KitGrading.worker_gate_cpu_seconds = 200  # CPU of the MNIST gate's worker, all its processes
 # c.KitGrading.worker_stall_seconds = 20      # a worker using almost no CPU this long is stuck: the running check costs
 # c.KitGrading.worker_wall_seconds = 900      # backstop: still computing this long is the machine's fault (ungraded)
+# c.KitGrading.worker_disk_mib = 256         # a worker's working folder: a tmpfs inside its sandbox
 # c.KitGrading.worker_memory_mib = 4096
 # c.KitGrading.worker_processes = 64
 # c.KitGrading.worker_file_mib = 64

@@ -129,6 +129,11 @@ class KitGrading(LoggingConfigurable):
         help="Backstop: a worker still computing after this many seconds means the machine cannot keep up; "
         "the submission is left ungraded (the grader's fault), never charged to the student.",
     ).tag(config=True)
+    worker_disk_mib = Integer(
+        256,
+        help="Size (MiB) of a worker's working folder, a tmpfs inside its sandbox (in memory): nothing a "
+        "worker writes reaches the host's disk.",
+    ).tag(config=True)
     worker_memory_mib = Integer(4096, help="Memory (address space, MiB) of one sandboxed worker.").tag(config=True)
     worker_processes = Integer(64, help="Processes one sandboxed worker may hold at once.").tag(config=True)
     worker_file_mib = Integer(64, help="Largest file (MiB) a sandboxed worker may write.").tag(config=True)

@@ -167,7 +167,7 @@ def test_a_crash_message_says_how_often_the_worker_was_tried_in_english_and_chin
 ) -> None:
     sys.path.insert(0, str(REPO / "source" / "mlp"))
     import nn_i18n
-    from autograder.plugins.verify import _crash
+    from autograder.plugins.workers import crash as _crash
 
     message = _crash("ended with exit status 1 while running this check", attempts)["timeout"]
     assert ("twice" if attempts == 2 else f"{attempts} times in a row") in message

@@ -1,6 +1,6 @@
 """A stuck submission costs seconds of a worker, not an hour: workers are watched from outside their sandbox.
 
-Each test runs the layer checks' worker (``verify.run_part``) in the real sandbox on the reference solution with one
+Each test runs the layer checks' worker (``workers.run_part``) in the real sandbox on the reference solution with one
 change, with a short stall window and CPU budget, and checks what each check's outcome is and how long it took.
 """
 
@@ -15,13 +15,13 @@ import pytest
 
 from autograder import registry, sandbox
 from autograder.cli.classroom import Edit, apply_edits
-from autograder.plugins import verify
+from autograder.plugins import verify, workers
 
 pytestmark = pytest.mark.slow  # starts sandboxed workers
 
 REPO = Path(__file__).resolve().parents[1]
 LAYERS = registry.worker_groups()[0]
-BUDGET = verify.WorkerBudget(checks_cpu=8.0, gate_cpu=8.0, stall=3.0, wall=120.0)
+BUDGET = workers.WorkerBudget(checks_cpu=8.0, gate_cpu=8.0, stall=3.0, wall=120.0)
 RELU_FORWARD = "return np.maximum(x, 0)"
 
 
@@ -36,11 +36,11 @@ def _cells(*edits: Edit) -> list[dict[str, str]]:
 
 
 def _run(tmp_path: Path, *edits: Edit) -> tuple[dict[str, dict], float]:
-    grading = verify.Grading(
+    grading = workers.Grading(
         helpers=REPO / "release" / "mlp", mnist=None, limits=sandbox.Limits(), attempts=2, budget=BUDGET
     )
     start = time.monotonic()
-    outcomes = verify.run_part(LAYERS, _cells(*edits), grading, tmp_path)
+    outcomes = workers.run_part(LAYERS, _cells(*edits), grading, tmp_path)
     return outcomes, time.monotonic() - start
 
 
@@ -113,25 +113,42 @@ def test_the_workers_program_cannot_be_changed_from_student_code(tmp_path: Path)
     )
     outcomes, _ = _run(tmp_path, Edit("relu", "class ReLU(Module):", f"{attack}\nclass ReLU(Module):"))
     assert all(_judged(outcomes).values()), outcomes
-    program = tmp_path / LAYERS[0] / "program"
+    program = tmp_path / LAYERS[0] / "program"  # workers.prepare's layout
     assert "SystemExit(3)" not in (program / "worker.py").read_text()
     assert "SystemExit(3)" not in (program / "probe" / "layers.py").read_text()
 
 
-def test_a_fifo_in_place_of_a_result_is_refused_without_waiting(tmp_path: Path) -> None:
+def test_files_written_where_results_once_were_are_never_read(tmp_path: Path) -> None:
+    """The worker reports on its standard output; a FIFO or a forged file in its folder is read by nobody."""
     attack = (
-        "def _fifo():\n"
+        "def _plant():\n"
         "    import os\n"
         "    os.makedirs('results', exist_ok=True)\n"
         "    os.mkfifo('results/relu_forward.json')\n"
-        "_done = _fifo()\n"
+        "    open('results/relu_backward.json', 'w').write('{}')\n"
+        "_done = _plant()\n"
     )
     outcomes, seconds = _run(tmp_path, Edit("relu", "class ReLU(Module):", f"{attack}\nclass ReLU(Module):"))
-    assert seconds < 60, seconds  # the grader never waits on it; the worker that writes into it stalls
+    assert all(_judged(outcomes).values()), outcomes
+    assert seconds < 60, seconds
+
+
+def test_writing_into_the_report_costs_the_check_that_was_running(tmp_path: Path) -> None:
+    """Student code can find the worker's report descriptor; what it writes there ends the reading, and costs the
+    check it ran in, never another one."""
+    spoil = (
+        "for _fd in range(3, 20):\n"
+        "            try:\n"
+        "                os.write(_fd, b'not a frame\\n')\n"
+        "            except OSError:\n"
+        "                pass\n"
+        f"        {RELU_FORWARD}"
+    )
+    outcomes, _ = _run(tmp_path, Edit("relu", RELU_FORWARD, spoil))
     verdicts = _judged(outcomes)
     assert not verdicts["relu_forward"], verdicts
-    assert "could not be read (is not a regular file but a FIFO)" in outcomes["relu_forward"]["timeout"], outcomes
-    assert all(v for c, v in verdicts.items() if c != "relu_forward"), verdicts
+    assert "wrote something other than its report" in outcomes["relu_forward"]["timeout"], outcomes["relu_forward"]
+    assert all(v for c, v in verdicts.items() if not c.startswith("relu")), verdicts
 
 
 if __name__ == "__main__":

@@ -26,7 +26,7 @@ import os
 import re
 import stat
 import zipfile
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -90,9 +90,20 @@ def read_result(stem: Path, caps: Caps = CAPS) -> Any:
     Raises ``RecordRefused`` for anything but two regular files in the format above within ``caps``; an ``OSError``
     only for failures of the machine itself (out of memory, no file descriptors, an I/O error).
     """
-    tree = parse_json(read_regular_file(stem.with_suffix(".json"), caps.json_bytes), stem.with_suffix(".json"), caps)
+    json_path, npz_path = stem.with_suffix(".json"), stem.with_suffix(".npz")
+    return decode_record(
+        read_regular_file(json_path, caps.json_bytes), read_regular_file(npz_path, caps.npz_bytes), stem, caps
+    )
+
+
+def decode_record(json_data: bytes, npz_data: bytes, stem: Path, caps: Caps = CAPS) -> Any:
+    """A record given as the bytes of its two files (``stem`` names it in refusals), checked as ``read_result``
+    checks the files."""
+    tree = parse_json(json_data, stem.with_suffix(".json"), caps)
     npz = stem.with_suffix(".npz")
-    arrays = read_npz(read_regular_file(npz, caps.npz_bytes), npz, caps)
+    if len(npz_data) > caps.npz_bytes:
+        raise RecordRefused(npz, f"holds {len(npz_data):,} bytes, more than {caps.npz_bytes:,}")
+    arrays = read_npz(npz_data, npz, caps)
     used: set[str] = set()
 
     def decode(value: Any) -> Any:
@@ -299,3 +310,86 @@ def _kind(mode: int) -> str:
         if test(mode):
             return name
     return f"a file of mode {oct(mode)}"
+
+
+# ---------------------------------------------------------------- a worker's report on its standard output
+
+
+@dataclass
+class WorkerReport:
+    """What a worker said (``autograder/probe/run.py`` writes it): that it started, the answer cell it was loading,
+    the checks it began, and each check's record as the bytes of its two files."""
+
+    started: bool = False
+    loading: str = ""
+    begun: list[str] = field(default_factory=list)
+    results: dict[str, tuple[bytes, bytes]] = field(default_factory=dict)
+    spoiled: str = ""  # why reading stopped before the end: the stream broke the format
+
+
+FRAME_PAYLOADS = {"loading": 0, "begin": 0, "result": 2}
+"""A frame is a JSON header line ``{"kind": K, "name": N, "sizes": [...]}`` then that many payloads of those sizes
+(a result's .json and .npz bytes)."""
+HEADER_BYTES = 512
+NAME = re.compile(r"[a-z0-9_]{1,64}")
+
+
+def read_report(stream: Any, started: bytes, caps: Caps = CAPS, total_bytes: int = 256 * MiB) -> WorkerReport:
+    """Read a worker's report from ``stream`` (a binary pipe) until it ends, or until it breaks the format or the caps
+    (``spoiled``); never more than ``total_bytes`` in all. A frame cut short by the worker's end is not an error: the
+    check it belonged to was running."""
+    report = WorkerReport()
+    report.started = stream.readline(len(started) + 1) == started + b"\n"
+    if not report.started:
+        return report
+    left = total_bytes
+    while True:
+        line = stream.readline(HEADER_BYTES)
+        if not line:
+            return report
+        if not line.endswith(b"\n"):
+            if len(line) < HEADER_BYTES:
+                return report  # cut short by the worker's end
+            report.spoiled = f"a line of more than {HEADER_BYTES} bytes"
+            return report
+        frame = _frame(line, caps)
+        if frame is None:
+            report.spoiled = f"a line that is not one of its frames: {line[:60]!r}"
+            return report
+        kind, name, sizes = frame
+        left -= sum(sizes)
+        if left < 0:
+            report.spoiled = f"more than {total_bytes:,} bytes in all"
+            return report
+        payloads = [stream.read(n) for n in sizes]
+        if any(len(p) != n for p, n in zip(payloads, sizes, strict=True)):
+            return report  # cut short by the worker's end
+        if kind == "loading":
+            report.loading = name
+        elif kind == "begin":
+            report.begun.append(name)
+        elif name in report.results:
+            report.spoiled = f"a second result for {name}"
+            return report
+        else:
+            report.results[name] = (payloads[0], payloads[1])
+
+
+def _frame(line: bytes, caps: Caps) -> tuple[str, str, list[int]] | None:
+    """A frame's header (kind, name, payload sizes), or None if the line is not one."""
+    try:
+        header = json.loads(line)
+    except ValueError:
+        return None
+    if not isinstance(header, dict) or set(header) != {"kind", "name", "sizes"}:
+        return None
+    kind, name, sizes = header["kind"], header["name"], header["sizes"]
+    if kind not in FRAME_PAYLOADS or not isinstance(name, str) or not NAME.fullmatch(name):
+        return None
+    if not isinstance(sizes, list) or len(sizes) != FRAME_PAYLOADS[kind]:
+        return None
+    if not all(type(n) is int and n >= 0 for n in sizes):
+        return None
+    if sizes and (sizes[0] > caps.json_bytes or sizes[1] > caps.npz_bytes):
+        return None
+    return kind, name, sizes

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import io
 import json
 import signal
 import threading
@@ -138,26 +139,34 @@ def collect_cases(cases: list[Any], probe_one: Callable[[Any, Record], None]) ->
 # ---------------------------------------------------------------- plain data on disk: JSON and .npz, never pickle
 
 
-def save(path: Path, data: Any) -> None:
-    """Write ``data`` (dicts, lists, str, numbers, bools, None, ndarrays) as ``path``.json and ``path``.npz."""
+def encode(data: Any) -> tuple[bytes, bytes]:
+    """``data`` (dicts, lists, str, numbers, bools, None, ndarrays) as the bytes of a .json and an .npz file."""
     arrays: dict[str, np.ndarray] = {}
 
-    def encode(value: Any) -> Any:
+    def tree(value: Any) -> Any:
         if isinstance(value, np.ndarray):
             key = f"a{len(arrays)}"
             arrays[key] = value
             return {"array": key}
         if isinstance(value, dict):
-            return {"dict": {str(k): encode(v) for k, v in value.items()}}
+            return {"dict": {str(k): tree(v) for k, v in value.items()}}
         if isinstance(value, (list, tuple)):
-            return [encode(v) for v in value]
+            return [tree(v) for v in value]
         if isinstance(value, (np.bool_, np.integer, np.floating)):
             return value.item()
         return value
 
-    tree = encode(data)
-    np.savez(path.with_suffix(".npz"), **arrays)
-    path.with_suffix(".json").write_text(json.dumps(tree))
+    text = json.dumps(tree(data)).encode()
+    buffer = io.BytesIO()
+    np.savez(buffer, **arrays)
+    return text, buffer.getvalue()
+
+
+def save(path: Path, data: Any) -> None:
+    """Write ``data`` as ``path``.json and ``path``.npz (``encode``)."""
+    text, npz = encode(data)
+    path.with_suffix(".npz").write_bytes(npz)
+    path.with_suffix(".json").write_bytes(text)
 
 
 def load(path: Path, max_bytes: int = 512 << 20) -> Any:

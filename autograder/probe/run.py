@@ -1,17 +1,19 @@
 """The sandboxed worker: load the definitions of the student's answer cells, run the named probes, save what came.
 
-Run as ``python -I PROGRAM/worker.py CHECK [CHECK ...]`` with the worker's writable folder as the working directory.
-``PROGRAM`` is read-only in the sandbox: the worker itself, these probes, the course's helpers, ``answer.json``
-(the notebook's setup and answer cells), ``manifest.json`` (each check's probe module, function and class, from
-``autograder.registry.manifest``) and ``inputs/<check>``. It writes ``results/<check>`` (``probe.core.save``) after
-marking ``results/<check>.started``.
+Run as ``python -I PROGRAM/worker.py CHECK [CHECK ...]``. ``PROGRAM`` is read-only in the sandbox: the worker
+itself, these probes, the course's helpers, ``answer.json`` (the notebook's setup and answer cells),
+``manifest.json`` (each check's probe module, function and class, from ``autograder.registry.manifest``) and
+``inputs/<check>``. The worker reports on its standard output only: the line ``STARTED``, then frames (a JSON header
+line, then its payloads): ``loading`` an answer cell, ``begin`` a check, and each check's ``result`` (the two files of
+``probe.core.encode``). The grader reads them with caps (``autograder.judge.records.read_report``); what student
+code prints goes nowhere.
 
 Only the definitions of an answer cell run here (imports, ``def``, ``class`` and assignments): the checks grade
 classes, and a training loop, a ``sleep`` or an ``input()`` left at the top level of a cell must not hold the grading.
 The notebook says so to students.
 
-Student code shares this process, so nothing written here is believed as such: the trusted side reads what it needs
-with bounds and judges every value against what it computes itself (``autograder.plugins.verify``).
+Student code shares this process, so nothing reported here is believed as such: the trusted side reads it with bounds
+and judges every value against what it computes itself (``autograder.plugins.verify``).
 """
 
 from __future__ import annotations
@@ -26,7 +28,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from .core import CheckTimeout, load, raised, save, time_limit, wall_limit
+from .core import CheckTimeout, encode, load, raised, time_limit, wall_limit
 
 DEFINITIONS = (
     ast.Import,
@@ -40,8 +42,6 @@ DEFINITIONS = (
 """The top-level statements of an answer cell that the worker runs; every other one (calls, loops, prints) is not."""
 LOAD_CPU_SECONDS, LOAD_WALL_SECONDS = 10, 30
 """Limits on running one answer cell's definitions (they take milliseconds: an assignment that computes is stopped)."""
-LOADING = "loading"
-"""File in ``results/`` naming the answer cell being loaded: if the worker is stopped then, the message names it."""
 STARTED = "kit-worker-started"
 """Printed before any student code runs: a worker that never says it did not start (the grader's fault)."""
 
@@ -83,8 +83,24 @@ def load_answer(
     return namespace, errors
 
 
+class Channel:
+    """The worker's report to the grader: its standard output, kept on a descriptor of its own."""
+
+    def __init__(self) -> None:
+        self._out = os.fdopen(os.dup(1), "wb")
+
+    def line(self, text: str) -> None:
+        self._out.write(text.encode() + b"\n")
+        self._out.flush()
+
+    def send(self, kind: str, name: str, *payloads: bytes) -> None:
+        header = json.dumps({"kind": kind, "name": name, "sizes": [len(p) for p in payloads]})
+        self._out.write(header.encode() + b"\n" + b"".join(payloads))
+        self._out.flush()
+
+
 def _silence() -> None:
-    """From here on, what student code prints goes nowhere: the grader reads only the line STARTED from stdout."""
+    """From here on, what student code prints goes nowhere: the grader reads only the channel."""
     devnull = os.open(os.devnull, os.O_WRONLY)
     sys.stdout.flush()
     sys.stderr.flush()
@@ -95,26 +111,24 @@ def _silence() -> None:
 
 def main(checks: list[str]) -> None:
     program = Path(__file__).resolve().parents[1]
-    results = Path("results")
-    results.mkdir(exist_ok=True)
-    print(STARTED, flush=True)
+    channel = Channel()
+    channel.line(STARTED)
     _silence()
     manifest = json.loads((program / "manifest.json").read_text())
-    loading = results / LOADING
-    namespace, cell_errors = load_answer(json.loads((program / "answer.json").read_text()), loading.write_text)
-    loading.unlink()
+    cells = json.loads((program / "answer.json").read_text())
+    namespace, cell_errors = load_answer(cells, lambda cell: channel.send("loading", cell))
     for check in checks:
-        target = results / check
-        target.with_suffix(".started").touch()
+        channel.send("begin", check)
         entry = manifest[check]
         cls = namespace.get(entry["class"])
         if not isinstance(cls, type):
-            save(target, {"missing_class": entry["class"], "cell_errors": cell_errors})
-            continue
-        try:
-            save(target, {"records": probe_function(entry)(cls, load(program / "inputs" / check))})
-        except CheckTimeout as timeout:
-            save(target, {"timeout": str(timeout)})
+            outcome: dict[str, Any] = {"missing_class": entry["class"], "cell_errors": cell_errors}
+        else:
+            try:
+                outcome = {"records": probe_function(entry)(cls, load(program / "inputs" / check))}
+            except CheckTimeout as timeout:
+                outcome = {"timeout": str(timeout)}
+        channel.send("result", check, *encode(outcome))
 
 
 if __name__ == "__main__":

@@ -77,9 +77,10 @@ ZH: tuple[tuple[str, str], ...] = (
         "这项检查的记录无法读取（{raw_problem}）。",
     ),
     (
-        "your code changed or replaced the files the grader's worker writes",
-        "你的代码修改或替换了评分工作进程写入的文件",
+        "your code changed or replaced what the grader's worker reports",
+        "你的代码修改或替换了评分工作进程报告的内容",
     ),
+    ("wrote something other than its report ({raw_problem})", "写入了报告之外的东西（{raw_problem}）"),
     (
         "Running the definitions of answer cell {raw_cell}: expected to finish within {raw_seconds} s of CPU time, "
         "but it was still running.",

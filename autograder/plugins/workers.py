@@ -1,0 +1,295 @@
+"""Running one part's probes in sandboxed workers, watched from outside, and reading back what they report.
+
+A worker (``autograder/probe/run.py``) runs beside the student's code, so everything about it is hostile input:
+
+- its program (the worker, the probes, the helpers, the hidden inputs, the answer cells) is a folder that is
+  read-only inside the sandbox, and its working folder is a size-limited tmpfs that exists only inside: nothing a
+  worker writes reaches the host's disk, and the grader reads no file the worker wrote;
+- it reports through its standard output alone: a line saying it started, then frames (what it is loading, which
+  check it begins, each result), read here with caps on every size (``autograder.judge.records``); anything else on
+  that stream ends the reading and costs the check that was running;
+- it is watched from outside, where student code cannot catch or stop the watch: stopped when it stalls (waiting
+  for something that never comes), when it spends its CPU budget, or, the machine's fault, after a wall-clock
+  backstop.
+
+``run_part`` returns each check's outcome; whose fault a failure is, is decided by ``verify`` (the control).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import signal
+import subprocess
+import threading
+import time
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from autograder import registry, sandbox
+from autograder.faults import GraderFault
+from autograder.judge.inputs import inputs_for
+from autograder.judge.records import RecordRefused, WorkerReport, decode_record, read_report
+
+PROBE_DIR = Path(__file__).resolve().parents[1] / "probe"
+GRADER_PACKAGE = Path(__file__).resolve().parents[1]
+WORKER = """import os, sys
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from probe.run import main
+main(sys.argv[1:])
+"""
+STALL_CPU = 0.5
+"""CPU seconds a worker must use in each ``stall`` window: waiting code (sleep, input, a sleeping child) uses none."""
+
+
+@dataclass(frozen=True)
+class WorkerBudget:
+    """How long a worker may take, judged from outside the sandbox (student code cannot catch or stop this)."""
+
+    checks_cpu: float = 120.0  # CPU seconds of a small parts' worker, all its processes together
+    gate_cpu: float = 200.0  # CPU seconds of the MNIST gate's worker
+    stall: float = 20.0  # wall seconds in which a worker using under STALL_CPU seconds of CPU is stopped as stuck
+    wall: float = 900.0  # wall seconds after which a worker still computing means the machine cannot keep up
+
+    def cpu(self, part: tuple[str, ...]) -> float:
+        return self.gate_cpu if any(registry.check(name).slow for name in part) else self.checks_cpu
+
+
+@dataclass(frozen=True)
+class Grading:
+    """Where and how workers run: everything the trusted side resolved before the first student."""
+
+    helpers: Path  # the released helper modules (trusted copies)
+    mnist: Path | None
+    isolated: bool = True
+    scratch: str | None = None
+    secret: str = ""  # where the grading secret is (a file, or the environment variable)
+    limits: sandbox.Limits = sandbox.Limits()  # of each sandboxed worker (``KitGrading.worker_*``)
+    attempts: int = 2  # a crash costs the student only if it happens this often, each time in a fresh worker
+    start_attempts: int = 3  # a worker that never starts is retried, then grading stops: the grader's fault
+    budget: WorkerBudget = WorkerBudget()
+    disk_bytes: int = 256 << 20  # the worker's working folder, a tmpfs inside its sandbox
+
+
+@dataclass(frozen=True)
+class WorkerRun:
+    report: WorkerReport  # what the worker said on its standard output
+    stopped: str  # "" (it ended by itself), "stalled", "cpu" (its CPU budget) or "wall" (the machine's fault)
+    reason: str  # how it ended, for a person
+
+
+def prepare(folder: Path, part: tuple[str, ...], cells: list[dict[str, str]], helpers: Path) -> tuple[Path, Path]:
+    """The worker's two folders: ``program`` (read-only in the sandbox: the worker, this part's probes, the trusted
+    helpers, answer cells, manifest and hidden inputs) and ``work`` (empty: a tmpfs inside the sandbox)."""
+    from autograder.probe.core import save
+
+    program, work = folder / "program", folder / "work"
+    manifest = registry.manifest(part)
+    (program / "probe").mkdir(parents=True)
+    (program / "inputs").mkdir()
+    work.mkdir()
+    (program / "answer.json").write_text(json.dumps(cells))
+    (program / "manifest.json").write_text(json.dumps(manifest))
+    (program / "worker.py").write_text(WORKER)
+    for helper in helpers.glob("*.py"):
+        shutil.copy(helper, program / helper.name)
+    for module in {"__init__", "core", "run", *(entry["module"] for entry in manifest.values())}:
+        shutil.copy(PROBE_DIR / f"{module}.py", program / "probe" / f"{module}.py")
+    for check in part:
+        save(program / "inputs" / check, inputs_for(check))
+    for root, _, files in os.walk(program):  # readable by the sandbox's user (nobody, under root), never writable
+        os.chmod(root, 0o755)
+        for name in files:
+            os.chmod(os.path.join(root, name), 0o644)
+    return program, work
+
+
+def crash(reason: str, attempts: int) -> dict[str, Any]:
+    """The outcome of a check whose worker ended (or was stopped) while running it."""
+    times = "" if attempts == 1 else (", twice" if attempts == 2 else f", {attempts} times in a row")
+    return {
+        "crash": True,
+        "timeout": "This check could not finish: the worker process running your code "
+        f"{reason}{times}.\n  Likely cause: your code ended the process, ran too long or used too much memory.",
+    }
+
+
+def refused(why: str) -> dict[str, Any]:
+    """The outcome of a record the trusted side would not read: it was not what the probe writes."""
+    return {
+        "crash": True,
+        "timeout": f"This check's record could not be read ({why[:300]}).\n"
+        "  Likely cause: your code changed or replaced what the grader's worker reports.",
+    }
+
+
+def tree_cpu(pid: int) -> float:
+    """CPU seconds used by ``pid`` and every process below it (live ones, and the children they have reaped)."""
+    children: dict[int, list[int]] = {}
+    cpu: dict[int, float] = {}
+    tick = os.sysconf("SC_CLK_TCK")
+    for entry in os.scandir("/proc"):
+        if not entry.name.isdigit():
+            continue
+        try:
+            with open(f"/proc/{entry.name}/stat", "rb") as stat:
+                fields = stat.read().rsplit(b")", 1)[1].split()
+        except OSError:
+            continue  # ended meanwhile
+        children.setdefault(int(fields[1]), []).append(int(entry.name))
+        cpu[int(entry.name)] = sum(int(f) for f in fields[11:15]) / tick  # utime, stime, cutime, cstime
+    total, stack = 0.0, [pid]
+    while stack:
+        current = stack.pop()
+        total += cpu.get(current, 0.0)
+        stack.extend(children.get(current, ()))
+    return total
+
+
+def run_worker(
+    box: sandbox.Sandbox, program: Path, checks: list[str], cpu_budget: float, budget: WorkerBudget
+) -> WorkerRun:
+    """Run the worker on ``checks`` and read its report, watching it from outside: stopped when it stalls, spends its
+    CPU budget, or (the machine's fault) outlives the wall-clock backstop."""
+    from autograder.probe.run import STARTED
+
+    log = box.workdir.parent / "worker.stderr"
+    reports: list[WorkerReport] = []
+    with log.open("wb") as err:
+        process = subprocess.Popen(
+            box.wrap([sandbox.PYTHON, "-I", str(program / "worker.py"), *checks]),
+            cwd=box.workdir,
+            stdin=subprocess.DEVNULL,
+            stdout=subprocess.PIPE,
+            stderr=err,
+            start_new_session=True,
+        )
+
+        def read() -> None:
+            reports.append(read_report(process.stdout, STARTED.encode()))
+            process.stdout.close()  # a worker that breaks the format gets no further reading: its writes fail
+
+        reader = threading.Thread(target=read, daemon=True)
+        reader.start()
+        stopped = _watch(process, cpu_budget, budget)
+        process.wait()
+        reader.join(timeout=10)
+    report = reports[0] if reports else WorkerReport(spoiled="its report could not be read in time")
+    reason = {
+        "": f"ended with exit status {process.returncode}",
+        "stalled": f"used almost no CPU for {budget.stall:g} s (it waited for something that never came)",
+        "cpu": f"used its {cpu_budget:g} s of CPU time",
+        "wall": f"was still running after {budget.wall:g} s",
+    }[stopped]
+    if not report.started:
+        reason = f"{reason}: {log.read_text(errors='replace').strip()[-500:]}"
+    return WorkerRun(report, stopped, reason)
+
+
+def _watch(process: subprocess.Popen, cpu_budget: float, budget: WorkerBudget) -> str:
+    """Wait for ``process``; stop it (and say why) when it stalls, spends its CPU budget or outlives the backstop."""
+    start = time.monotonic()
+    history: list[tuple[float, float]] = []  # (wall, CPU) samples of the last stall window
+    while process.poll() is None:
+        time.sleep(0.25)
+        now, used = time.monotonic() - start, tree_cpu(process.pid)
+        history.append((now, used))
+        while len(history) > 1 and history[1][0] <= now - budget.stall:
+            history.pop(0)
+        stopped = ""
+        if used > cpu_budget:
+            stopped = "cpu"
+        elif now >= budget.stall and history[0][0] <= now - budget.stall and used - history[0][1] < STALL_CPU:
+            stopped = "stalled"
+        elif now > budget.wall:
+            stopped = "wall"
+        if stopped:
+            _kill(process)
+            return stopped
+    return ""
+
+
+def _kill(process: subprocess.Popen) -> None:
+    """Kill the sandbox: its first process (bubblewrap dies with it, and every process in its PID namespace)."""
+    for kill in (lambda: os.killpg(process.pid, signal.SIGKILL), process.kill):
+        try:
+            kill()
+        except (ProcessLookupError, PermissionError):
+            pass
+
+
+def run_part(part: tuple[str, ...], cells: list[dict[str, str]], grading: Grading, scratch: Path) -> dict[str, dict]:
+    """Run one part's probes in sandboxed workers, retrying crashes in fresh workers; return each check's outcome.
+
+    A check whose worker stalled, spent its CPU budget or broke its report's format costs the student at once; one
+    whose worker ended by itself costs it after ``grading.attempts`` such ends (a kill from outside happens once);
+    the answer cells' own crash costs every check left. Whether the student is really at fault is decided by the
+    control in ``verify``.
+    """
+    try:
+        program, workdir = prepare(scratch / part[0], part, cells, grading.helpers)
+    except OSError as error:
+        raise GraderFault(f"could not prepare the worker's folder in {scratch} ({error})") from error
+    box = sandbox.Sandbox(
+        workdir=workdir,
+        readable=(*sandbox.python_paths(), program, *([grading.mnist] if grading.mnist else [])),
+        hidden=(GRADER_PACKAGE,),
+        limits=grading.limits,
+        isolated=grading.isolated,
+        disk_bytes=grading.disk_bytes,
+        env={"OPENBLAS_NUM_THREADS": "1", "MNIST_DIR": str(grading.mnist or "")},
+    )
+    outcomes: dict[str, dict[str, Any]] = {}
+    crashes: dict[str | None, int] = {}
+    failed_starts = 0
+    while len(outcomes) < len(part):
+        remaining = [check for check in part if check not in outcomes]
+        if not grading.isolated:  # without a sandbox the working folder is the host's: start each worker afresh
+            shutil.rmtree(workdir, ignore_errors=True)
+            workdir.mkdir()
+        box.prepare()
+        run = run_worker(box, program, remaining, grading.budget.cpu(part), grading.budget)
+        if run.stopped == "wall":
+            raise GraderFault(f"a sandboxed worker {run.reason}: this machine is too busy to grade now")
+        if not run.report.started:
+            failed_starts += 1
+            if failed_starts >= grading.start_attempts:
+                raise GraderFault(f"the sandboxed worker could not start ({run.reason})")
+            continue
+        running = _collect(remaining, run.report, outcomes)
+        if running == "":  # every check read has its outcome; the rest run in a fresh worker
+            continue
+        crashes[running] = crashes.get(running, 0) + 1
+        reason = f"wrote something other than its report ({run.report.spoiled})" if run.report.spoiled else run.reason
+        attempts = 1 if run.stopped or run.report.spoiled else grading.attempts
+        if crashes[running] >= attempts:
+            where = "while running this check" if running else _loading(run.report)
+            for check in [running] if running else remaining:
+                outcomes[check] = crash(f"{reason} {where}", attempts)
+    return outcomes
+
+
+def _collect(remaining: list[str], report: WorkerReport, outcomes: dict[str, dict]) -> str | None:
+    """Decode the results of ``remaining`` in order into ``outcomes``; return the check that was running when the
+    worker ended (None: none had begun, the answer cells were running), or "" when there is none to blame: all were
+    read, or reading stopped at a refused record (its check has that outcome)."""
+    for check in remaining:
+        if check in report.results:
+            try:  # bounded and checked before anything is decompressed
+                outcomes[check] = decode_record(*report.results[check], Path(check))
+            except RecordRefused as error:
+                outcomes[check] = refused(error.reason)
+                return ""
+        elif check in report.begun:
+            return check
+        else:
+            return None if check == remaining[0] else check
+    return ""
+
+
+def _loading(report: WorkerReport) -> str:
+    """Where the worker was while loading the answer cells, as it said (a cell id of the registry, or none)."""
+    known = report.loading in registry.answer_cells()
+    return f"while running answer cell {report.loading!r}" if known else "while running your answer cells"
