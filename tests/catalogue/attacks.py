@@ -243,8 +243,13 @@ CHEATS: tuple[Submission, ...] = (
     ),
     Submission(
         "cheat_print_environment",
-        "prints the kernel's environment, looking for the grader's secret",
-        _cheat("import os\nprint(dict(os.environ))"),
+        "prints the kernel's environment and every visible process's (/proc/*/environ), looking for the secret",
+        _cheat(
+            "import os, glob\nprint(dict(os.environ))\n"
+            "for _path in glob.glob('/proc/*/environ') + glob.glob('/proc/*/cmdline'):\n"
+            "    try:\n        print(_path, open(_path, 'rb').read())\n    except OSError as _error:\n"
+            "        print(_path, _error)"
+        ),
         WRONG_DW_LOSES,
     ),
 )
