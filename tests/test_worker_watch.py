@@ -88,6 +88,7 @@ def test_a_method_that_sleeps_costs_its_checks_at_once_and_the_rest_are_graded(t
     assert not verdicts["relu_forward"] and not verdicts["relu_backward"], verdicts
     assert all(v for c, v in verdicts.items() if not c.startswith("relu")), verdicts
     assert "used almost no CPU" in outcomes["relu_forward"]["timeout"]
+    assert "Likely cause: your code waits for something that never comes" in outcomes["relu_forward"]["timeout"]
     assert seconds < 60, seconds  # two stalls of 3 s, not two wall limits of minutes
 
 
@@ -95,6 +96,7 @@ def test_code_that_swallows_the_time_limit_is_stopped_by_the_cpu_budget(tmp_path
     swallow = "while True:\n            try:\n                sum(range(10**6))\n            except BaseException:\n                pass"  # noqa: E501
     outcomes, seconds = _run(tmp_path, Edit("relu", RELU_FORWARD, f"{swallow}\n        {RELU_FORWARD}"))
     assert "used its 8 s of CPU time" in outcomes["relu_forward"]["timeout"], outcomes["relu_forward"]
+    assert "Likely cause: an endless loop, perhaps one that catches" in outcomes["relu_forward"]["timeout"]
     assert seconds < 90, seconds
 
 

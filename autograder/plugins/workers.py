@@ -106,13 +106,22 @@ def prepare(folder: Path, part: tuple[str, ...], cells: list[dict[str, str]], he
     return program, work
 
 
-def crash(reason: str, attempts: int) -> dict[str, Any]:
-    """The outcome of a check whose worker ended (or was stopped) while running it."""
+CAUSES = {
+    "": "your code ended the process, ran too long or used too much memory",
+    "stalled": "your code waits for something that never comes: a sleep, input(), or a process it started",
+    "cpu": "an endless loop, perhaps one that catches the grader's time limit (a bare `except`)",
+    "spoiled": "your code wrote to the grader's report (the worker's standard output descriptor)",
+}
+"""The likely cause of a worker's end, by how it ended (``WorkerRun.stopped``, or a spoiled report)."""
+
+
+def crash(reason: str, attempts: int, how: str = "") -> dict[str, Any]:
+    """The outcome of a check whose worker ended (or was stopped: ``how``) while running it."""
     times = "" if attempts == 1 else (", twice" if attempts == 2 else f", {attempts} times in a row")
     return {
         "crash": True,
         "timeout": "This check could not finish: the worker process running your code "
-        f"{reason}{times}.\n  Likely cause: your code ended the process, ran too long or used too much memory.",
+        f"{reason}{times}.\n  Likely cause: {CAUSES[how]}.",
     }
 
 
@@ -262,12 +271,13 @@ def run_part(part: tuple[str, ...], cells: list[dict[str, str]], grading: Gradin
         if running == "":  # every check read has its outcome; the rest run in a fresh worker
             continue
         crashes[running] = crashes.get(running, 0) + 1
+        how = "spoiled" if run.report.spoiled else run.stopped
         reason = f"wrote something other than its report ({run.report.spoiled})" if run.report.spoiled else run.reason
-        attempts = 1 if run.stopped or run.report.spoiled else grading.attempts
+        attempts = 1 if how else grading.attempts
         if crashes[running] >= attempts:
             where = "while running this check" if running else _loading(run.report)
             for check in [running] if running else remaining:
-                outcomes[check] = crash(f"{reason} {where}", attempts)
+                outcomes[check] = crash(f"{reason} {where}", attempts, how)
     return outcomes
 
 

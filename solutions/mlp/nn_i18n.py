@@ -82,6 +82,18 @@ ZH: tuple[tuple[str, str], ...] = (
     ),
     ("wrote something other than its report ({raw_problem})", "写入了报告之外的东西（{raw_problem}）"),
     (
+        "your code waits for something that never comes: a sleep, input(), or a process it started",
+        "你的代码在等待永远不会到来的东西：sleep、input()，或者它启动的某个进程",
+    ),
+    (
+        "an endless loop, perhaps one that catches the grader's time limit (a bare `except`)",
+        "一个无限循环，可能还捕获了评分程序的时间限制（一个不带类型的 `except`）",
+    ),
+    (
+        "your code wrote to the grader's report (the worker's standard output descriptor)",
+        "你的代码向评分程序的报告（工作进程的标准输出描述符）写入了内容",
+    ),
+    (
         "Running the definitions of answer cell {raw_cell}: expected to finish within {raw_seconds} s of CPU time, "
         "but it was still running.",
         "运行答案单元格 {raw_cell} 中的定义：应在 {raw_seconds} 秒 CPU 时间内完成，但它仍在运行。",
