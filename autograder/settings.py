@@ -275,8 +275,8 @@ def apply(c: Config) -> None:
         "nbgrader.preprocessors.IgnorePattern",
         "nbconvert.preprocessors.ClearMetadataPreprocessor",
         "nbgrader.preprocessors.LimitOutput",
-        "autograder.plugins.sanitize.LimitOutputSize",
         "autograder.plugins.verify.VerifyOutsideKernel",
+        "autograder.plugins.sanitize.LimitOutputSize",  # after the verdicts: their text is cut like any output
         "nbgrader.preprocessors.SaveAutoGrades",
         "nbgrader.preprocessors.AssignLatePenalties",
         "nbgrader.preprocessors.CheckCellMetadata",
