@@ -1,7 +1,7 @@
 """Trusted side: the judges, and what they need to decide on a probe's records.
 
 Runs in the grader's process (nbgrader's, or a maintainer's), never beside student code: a judge reads the plain
-data a probe recorded (read with bounds by ``records.read_result``) and compares it with the float64 reference
+data a probe reported (read with bounds by ``records.read_report``) and compares it with the float64 reference
 (``reference.py``), finite differences and the diagnosis of typical mistakes (the course's ``nn_diagnosis``); the
 gate's trained parameters also with the grader's own training (``gate_reference.py``). The
 hidden inputs (``inputs.py``) are drawn from the grading secret (``secret.py``). ``checks.judge`` is the one entry
