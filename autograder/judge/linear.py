@@ -1,5 +1,4 @@
-"""Judges of ``Linear``: Y = X W + b, dX = G Wᵀ, dW = Xᵀ G, db = Σ_i G_i, against the reference and finite
-differences."""
+"""Judges of ``Linear``: Y = X W + b, dX = G Wᵀ, dW = Xᵀ G, db = Σ_i G_i, against the exact reference."""
 
 from __future__ import annotations
 
@@ -10,7 +9,7 @@ import numpy as np
 from autograder.judge import reference
 from autograder.judge.common import VALUE_TOLERANCE, got, judge_cases
 from autograder.probe.core import is_raised
-from nn_checks import FD_TOLERANCE, check_array, check_dtype, check_shape, check_unchanged, numerical_gradient
+from nn_checks import check_array, check_dtype, check_shape, check_unchanged
 from nn_diagnosis import LINEAR_DB, LINEAR_DW, LINEAR_DX, LINEAR_FORWARD, Quantity
 
 KEEP_DTYPE = "a cast (astype, np.float32, ...) changed the precision; keep the dtype of x and of the parameters"
@@ -58,14 +57,6 @@ _BACKWARD: dict[
 }
 
 
-def _numeric(case: dict[str, Any], wrt: str) -> np.ndarray:
-    """Finite differences of sum(Y * G) for the reference Y = X W + b, w.r.t. ``wrt`` in {"x", "W", "b"}."""
-    arrays = {"x": case["x"].copy(), "W": case["W"].copy(), "b": case["b"].copy()}
-    return numerical_gradient(
-        lambda: np.sum(reference.linear_forward(arrays["x"], arrays["W"], arrays["b"]) * case["g"]), arrays[wrt]
-    )
-
-
 def _judge_gradient(wrt: str, inputs: dict[str, Any], records: list[dict[str, Any]]) -> None:
     """One backward result on every case. One slip costs one cell: a forward that raised after saving its input,
     and (for W.grad and b.grad) a backward that stored the gradient and then raised, still get the gradient judged."""
@@ -87,7 +78,6 @@ def _judge_gradient(wrt: str, inputs: dict[str, Any], records: list[dict[str, An
             what, result, reference.linear_backward(case["x"], case["W"], case["g"])[position], VALUE_TOLERANCE, **case
         )
         check_dtype(what, result, np.float64, KEEP_DTYPE)
-        quantity.check(f"{what} (finite-difference check)", result, _numeric(case, wrt), FD_TOLERANCE, **case)
         if not backward_failed:
             check_unchanged(f"{name}: backward(grad)", record["g_after"], case["g"])
 

@@ -84,15 +84,16 @@ class Quantity:
         cause: str | None = None,
         band: tuple[Any, Any] | None = None,
         accepted: str = "",
+        scale: float = 0.0,
         **inputs: Any,
     ) -> None:
         """``check_close`` (or ``check_within`` the ``band``, if given); on failure the message also names the likely
-        cause (``cause`` if known, else a suspect's) and the formula."""
+        cause (``cause`` if known, else a suspect's) and the formula. ``scale``: see ``worst_difference``."""
         if isinstance(actual, (float, np.floating)):  # a scalar such as a loss
             actual = np.asarray(actual)
         try:
             if band is None:
-                check_close(what, actual, np.asarray(expected, dtype=np.float64), tolerance)
+                check_close(what, actual, np.asarray(expected, dtype=np.float64), tolerance, scale=scale)
             else:
                 check_within(what, actual, np.asarray(expected, dtype=np.float64), *band, tolerance, accepted=accepted)
         except AssertionError as failure:
@@ -484,8 +485,22 @@ def check_sgd(name: str, cases: Sequence[dict[str, Any]]) -> None:
                         raise CheckFailed(explain(f"{what}: expected it unchanged, got it changed", SGD_SKIP_NONE))
                     continue
                 expected = start[i].astype(np.float64) - step * lr * grads[i].astype(np.float64)
+                # float32 rounds θ and η·g before they cancel: the error is relative to them, not to a small θ − η·g
+                operands = max(
+                    float(np.max(np.abs(start[i]), initial=0.0)),
+                    step * lr * float(np.max(np.abs(grads[i]), initial=0.0)),
+                )
                 SGD_UPDATE.check(
-                    what, value, expected, 1e-5, cause=cause, start=start[i], grad=grads[i], lr=lr, steps=step
+                    what,
+                    value,
+                    expected,
+                    1e-5,
+                    cause=cause,
+                    scale=operands,
+                    start=start[i],
+                    grad=grads[i],
+                    lr=lr,
+                    steps=step,
                 )
                 if np.dtype(case["dtypes"][step - 1][i]) != np.float32:
                     fail(

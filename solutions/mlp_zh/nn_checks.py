@@ -90,21 +90,24 @@ def check_dtype(what: str, value: np.ndarray, expected: Any, hint: str = "") -> 
         )
 
 
-def worst_difference(actual: np.ndarray, expected: np.ndarray) -> tuple[float, tuple[int, ...]]:
-    """Largest ``|actual - expected|`` divided by the largest ``|expected|`` (at least 1e-12), and where."""
+def worst_difference(actual: np.ndarray, expected: np.ndarray, scale: float = 0.0) -> tuple[float, tuple[int, ...]]:
+    """Largest ``|actual - expected|`` divided by the largest ``|expected|`` or ``|actual|`` (or by ``scale``, the
+    size of the numbers the value was computed from, if larger; at least 1e-12), and where."""
     diff = np.abs(np.asarray(actual, np.float64) - np.asarray(expected, np.float64))
-    scale = max(float(np.max(np.abs(expected), initial=0.0)), float(np.max(np.abs(actual), initial=0.0)), 1e-12)
+    scale = max(float(np.max(np.abs(expected), initial=0.0)), float(np.max(np.abs(actual), initial=0.0)), scale, 1e-12)
     if diff.size == 0:
         return 0.0, ()
     index = np.unravel_index(int(np.argmax(diff)), diff.shape)
     return float(diff[index]) / scale, tuple(int(i) for i in index)
 
 
-def check_close(what: str, actual: Any, expected: np.ndarray, tolerance: float = 1e-6, hint: str = "") -> None:
-    """Assert same shape and ``worst_difference(actual, expected) <= tolerance``."""
+def check_close(
+    what: str, actual: Any, expected: np.ndarray, tolerance: float = 1e-6, hint: str = "", scale: float = 0.0
+) -> None:
+    """Assert same shape and ``worst_difference(actual, expected, scale) <= tolerance``."""
     actual = check_array(what, actual, hint)
     check_shape(what, actual, np.shape(expected), hint)
-    error, index = worst_difference(actual, expected)
+    error, index = worst_difference(actual, expected, scale)
     if not error <= tolerance:
         fail(
             what,
