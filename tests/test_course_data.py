@@ -1,5 +1,5 @@
 """MNIST is found once, on the trusted side, wherever the instructor put it, and every sandbox gets its absolute
-path."""
+path. (A tiny valid MNIST stands in for the real one: the fast tier runs without the data.)"""
 
 from __future__ import annotations
 
@@ -12,7 +12,8 @@ from traitlets.config import Config
 from autograder.faults import GraderFault
 from autograder.plugins.course_data import resolve_mnist
 from autograder.settings import KitGrading
-from gradingkit import MNIST, REPO
+from gradingkit import REPO
+from tiny_mnist import accept_tiny_counts, synthetic_files, write_files
 
 HELPERS = REPO / "release" / "mlp"
 
@@ -26,39 +27,49 @@ def _kit(course: Path, **traits: object) -> KitGrading:
 
 
 @pytest.fixture
-def elsewhere(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    """A course folder, with the command started from another folder, and no MNIST_DIR."""
+def mnist(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """A tiny valid MNIST the loader accepts, outside the course folder."""
+    accept_tiny_counts(monkeypatch)
+    return write_files(tmp_path / "shared" / "mnist", synthetic_files())
+
+
+@pytest.fixture
+def elsewhere(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, mnist: Path) -> Path:
+    """A course folder whose data/mnist links to ``mnist``, with the command started from another folder, and no
+    MNIST_DIR."""
     monkeypatch.delenv("MNIST_DIR", raising=False)
     (tmp_path / "course" / "data").mkdir(parents=True)
-    (tmp_path / "course" / "data" / "mnist").symlink_to(MNIST)
+    (tmp_path / "course" / "data" / "mnist").symlink_to(mnist)
     (tmp_path / "cwd").mkdir()
     monkeypatch.chdir(tmp_path / "cwd")
     return tmp_path / "course"
 
 
-def test_a_relative_configured_folder_is_taken_from_the_course_not_the_current_folder(elsewhere: Path) -> None:
+def test_a_relative_configured_folder_is_taken_from_the_course_not_the_current_folder(
+    elsewhere: Path, mnist: Path
+) -> None:
     found = resolve_mnist(_kit(elsewhere, mnist_dir="data/mnist"), HELPERS)
-    assert found == MNIST and found.is_absolute()
+    assert found == mnist and found.is_absolute()
 
 
 def test_a_relative_mnist_dir_variable_is_taken_from_the_folder_the_command_runs_in(
-    elsewhere: Path, monkeypatch: pytest.MonkeyPatch
+    elsewhere: Path, monkeypatch: pytest.MonkeyPatch, mnist: Path
 ) -> None:
     monkeypatch.chdir(elsewhere)
     monkeypatch.setenv("MNIST_DIR", "data/mnist")
-    assert resolve_mnist(_kit(elsewhere), HELPERS) == MNIST
+    assert resolve_mnist(_kit(elsewhere), HELPERS) == mnist
 
 
 def test_the_download_cache_is_used_and_handed_on_as_an_absolute_path(
-    elsewhere: Path, monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+    elsewhere: Path, monkeypatch: pytest.MonkeyPatch, tmp_path: Path, mnist: Path
 ) -> None:
     import mnist_data
 
     cache = tmp_path / "home" / ".cache" / "dl-notes" / "mnist"
     cache.mkdir(parents=True)
-    for file in MNIST.glob("*.gz"):
+    for file in mnist.glob("*.gz"):
         (cache / file.name).write_bytes(file.read_bytes())
-        # the shared copy's training images are a rebuild: accept these bytes as "official" for this test
+        # accept the tiny files' bytes as "official" for this test
         monkeypatch.setitem(mnist_data.OFFICIAL_SHA256, file.name, hashlib.sha256(file.read_bytes()).hexdigest())
     monkeypatch.setenv("HOME", str(tmp_path / "home"))
     monkeypatch.delenv("MNIST_CACHE_DIR", raising=False)

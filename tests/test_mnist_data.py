@@ -1,12 +1,10 @@
 """Tests for source/mlp/mnist_data.py (no internet: downloads use a loopback HTTP server)."""
 
 import functools
-import gzip
 import hashlib
 import http.server
 import os
 import socket
-import struct
 import sys
 import threading
 import urllib.request
@@ -19,9 +17,9 @@ import pytest
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "source" / "mlp"))
 import mnist_data  # noqa: E402
 from mnist_data import MnistDataError  # noqa: E402
+from tiny_mnist import N_TEST, N_TRAIN, gz, idx_bytes, images_gz, labels_gz, synthetic_files, write_files  # noqa: E402
 
 TRAIN_CLASS_COUNTS = (5923, 6742, 5958, 6131, 5842, 5421, 5918, 6265, 5851, 5949)
-N_TRAIN, N_TEST = 5, 3  # sizes of the synthetic data sets
 
 TRAIN_IMAGES = mnist_data.FILES["train_images"]
 TRAIN_LABELS = mnist_data.FILES["train_labels"]
@@ -37,50 +35,15 @@ def _shared_mnist_dir() -> Path | None:
 
 
 SHARED_DIR = _shared_mnist_dir()
-needs_real_mnist = pytest.mark.skipif(
+_real_mnist_present = pytest.mark.skipif(
     SHARED_DIR is None,
     reason="real MNIST files not found in ../shared/data/mnist and $MNIST_DIR is not set to a directory with them",
 )
 
 
-# ----------------------------------------------------------------------------
-# Synthetic IDX files
-# ----------------------------------------------------------------------------
-
-
-def idx_bytes(magic: int, dims: tuple[int, ...], payload: bytes) -> bytes:
-    """Raw (uncompressed) IDX bytes: big-endian magic, dims, then the payload."""
-    return struct.pack(f">I{len(dims)}I", magic, *dims) + payload
-
-
-def gz(data: bytes) -> bytes:
-    return gzip.compress(data, mtime=0)
-
-
-def images_gz(n: int, rows: int = 28, cols: int = 28, seed: int = 0) -> bytes:
-    pixels = np.random.default_rng(seed).integers(0, 256, size=(n, rows, cols), dtype=np.uint8)
-    return gz(idx_bytes(mnist_data.IMAGE_MAGIC, (n, rows, cols), pixels.tobytes()))
-
-
-def labels_gz(n: int) -> bytes:
-    return gz(idx_bytes(mnist_data.LABEL_MAGIC, (n,), bytes(i % 10 for i in range(n))))
-
-
-def synthetic_files(seed: int = 0) -> dict[str, bytes]:
-    """Filename -> gzip bytes of a tiny but valid MNIST (N_TRAIN / N_TEST examples)."""
-    return {
-        TRAIN_IMAGES: images_gz(N_TRAIN, seed=seed),
-        TRAIN_LABELS: labels_gz(N_TRAIN),
-        TEST_IMAGES: images_gz(N_TEST, seed=seed + 1),
-        TEST_LABELS: labels_gz(N_TEST),
-    }
-
-
-def write_files(directory: Path, files: dict[str, bytes]) -> Path:
-    directory.mkdir(parents=True, exist_ok=True)
-    for name, data in files.items():
-        (directory / name).write_bytes(data)
-    return directory
+def needs_real_mnist(test):  # noqa: ANN001, ANN201 - a decorator
+    """The slow tier (the fast tier runs anywhere, without the real data); skipped where the data is missing."""
+    return pytest.mark.slow(_real_mnist_present(test))
 
 
 def sha256(data: bytes) -> str:
