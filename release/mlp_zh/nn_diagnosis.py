@@ -644,6 +644,17 @@ _OWN_FILES = {
 }
 
 ERROR_CAUSES: tuple[tuple[str, str, str], ...] = (  # (exception class or a base class, text in its message, cause)
+    (
+        "AxisError",  # NumPy's: a subclass of ValueError and IndexError, whose causes do not fit it
+        "",
+        "an axis the array does not have: an array lost an axis, usually the batch axis at B = 1 (np.squeeze, x[0] "
+        "or .flatten() turn shape (1, C) into (C,)); keep every batch 2-D",
+    ),
+    (
+        "UnboundLocalError",  # a subclass of NameError: the name is defined, later or in a branch that did not run
+        "",
+        "a local name used before it is assigned: it is assigned later in the method, or in a branch that did not run",
+    ),
     ("NotImplementedError", "", "this method is not written yet (it still raises NotImplementedError)"),
     (
         "KeyError",
@@ -726,13 +737,16 @@ def explain_error(
     """A message for an exception raised by the student's code (or its ``describe_error``):
     what, where, likely cause, formula.
 
-    The cause is ``cause`` if given, else the first of ``causes`` and then ``ERROR_CAUSES`` that fits the exception.
+    The cause is ``cause`` if given, else the first of ``causes`` and then ``ERROR_CAUSES`` that fits the exception's
+    own class, else the same for its base classes, the nearest first: a subclass with a cause of its own (NumPy's
+    AxisError) never gets one of its bases' causes.
     """
     info = error if isinstance(error, dict) else describe_error(error, skip)
     if info.get("unwritten"):
         return not_written(what, info["unwritten"], formula)
+    rules = (*causes, *ERROR_CAUSES)
     cause = cause or next(
-        (c for kind, text, c in (*causes, *ERROR_CAUSES) if kind in info["kinds"] and text in info["message"]), None
+        (c for kind in info["kinds"] for rule, text, c in rules if rule == kind and text in info["message"]), None
     )
     message = f"{what} raised {info['raised']}: {info['message']}"
     if info["line"]:

@@ -519,6 +519,16 @@ ZH: tuple[tuple[str, str], ...] = (
         "下标越界：检查你索引的是哪个轴（行是样本，列是类别或特征）",
     ),
     (
+        "an axis the array does not have: an array lost an axis, usually the batch axis at B = 1 (np.squeeze, x[0] "
+        "or .flatten() turn shape (1, C) into (C,)); keep every batch 2-D",
+        "数组没有这个轴：某个数组少了一个轴，通常是 B = 1 时的批量轴（np.squeeze、x[0] 或 .flatten() 会把形状 (1, C) "
+        "变成 (C,)）；每个批量都要保持二维",
+    ),
+    (
+        "a local name used before it is assigned: it is assigned later in the method, or in a branch that did not run",
+        "局部变量在赋值之前就被使用了：它在方法中更靠后的位置才赋值，或者在没有执行的分支里赋值",
+    ),
+    (
         "a name that is not defined: a typo, or a class whose cell did not run",
         "使用了未定义的名字：拼写错误，或某个类所在的单元格没有运行",
     ),
