@@ -1,0 +1,377 @@
+"""Pins what the hidden and public checks must catch, so that weakening a check makes a test here fail (fast tier).
+
+Each test grades a submission whose one mistake only the pinned property of a check catches (a tolerance, a case of
+the hidden inputs, one assertion of a judge), in this process under fixed secrets, and asserts the exact checks it
+loses and the words of the failure. Weakening that property lets the mistake through, and the test fails. The
+MNIST gate is pinned at its judge, on fabricated records and a fabricated test set: nothing here trains on MNIST.
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+from types import SimpleNamespace
+from typing import Any
+
+import numpy as np
+import pytest
+
+sys.path.insert(0, str(Path(__file__).resolve().parent / "corpus"))
+import grading  # noqa: E402
+from autograder import registry  # noqa: E402
+from autograder.cli.classroom import Edit  # noqa: E402
+from autograder.judge import gate_reference, mnist_gate  # noqa: E402
+from autograder.judge.checks import judge  # noqa: E402
+from autograder.judge.inputs import inputs_for  # noqa: E402
+from catalogue.mistakes import MISTAKES  # noqa: E402
+
+SECRETS = grading.SECRETS[:2]
+LINEAR_BACKWARD = {"linear_backward_dx", "linear_backward_dw", "linear_backward_db"}
+SGD_LOOP = "for p in self.params:\n            if p.grad is not None:\n                p -= self.lr * p.grad"
+
+
+def _lost(edits: tuple[Edit, ...], secret: str) -> dict[str, str]:
+    """The checks the solution with ``edits`` loses under ``secret``, and their messages."""
+    with grading.secret(secret):
+        return grading.grade(grading.namespace(grading.catalogue_code(edits), "<pinned>"))
+
+
+def _assert_loses(edits: tuple[Edit, ...], secret: str, checks: set[str], *words: str) -> dict[str, str]:
+    """The submission loses exactly ``checks``, each with a message holding every one of ``words``."""
+    lost = _lost(edits, secret)
+    assert set(lost) == checks, {c: m[:300] for c, m in lost.items()}
+    for check, message in lost.items():
+        for word in words:
+            assert word in message, f"{check}: {word!r} not in {message!r}"
+    return lost
+
+
+def _catalogued(name: str) -> tuple[Edit, ...]:
+    return next(m.edits for m in MISTAKES if m.name == name)
+
+
+# ------------------------------------------------------------------- 1. the value tolerance of the hidden checks
+
+
+@pytest.mark.parametrize("secret", SECRETS)
+def test_a_leaky_relu_off_by_a_thousandth_fails_the_value_tolerance_of_1e_6(secret: str) -> None:
+    """np.maximum(x, 0.001 x) is off by about 1e-3 relative: only a tolerance far below that catches it."""
+    leaky = (Edit("relu", "return np.maximum(x, 0)", "return np.maximum(x, 0.001 * x)"),)
+    _assert_loses(leaky, secret, {"relu_forward"}, "ReLU().forward(x)", "relative error at most 1e-06")
+
+
+# ------------------------------------------------------------------------- 2. B = 1 among the hidden inputs
+
+
+@pytest.mark.parametrize("secret", SECRETS)
+def test_linear_forward_that_squeezes_a_batch_of_one_fails_the_b_1_case(secret: str) -> None:
+    squeeze = (Edit("linear", "return x @ self.W + self.b", "return np.squeeze(x) @ self.W + self.b"),)
+    _assert_loses(squeeze, secret, {"linear_forward"}, "with x of shape (1, ", "expected shape (1, ")
+
+
+@pytest.mark.parametrize("secret", SECRETS)
+def test_cross_entropy_backward_that_squeezes_a_batch_of_one_fails_the_b_1_case(secret: str) -> None:
+    squeeze = (Edit("cross_entropy", "return grad / batch", "return np.squeeze(grad / batch)"),)
+    _assert_loses(squeeze, secret, {"cross_entropy_backward"}, "logits of shape (1, ", "expected shape (1, ")
+
+
+# --------------------------------------------------------------- 3. Linear: grad left alone, float64 kept
+
+
+@pytest.mark.parametrize("secret", SECRETS)
+def test_linear_backward_that_zeroes_its_grad_argument_loses_every_backward_check(secret: str) -> None:
+    """The gradients are right (computed before the grad is cleared): only the "grad unchanged" check catches it."""
+    clears = (
+        Edit("linear", "return grad @ self.W.T", "dx = grad @ self.W.T\n        grad.fill(0.0)\n        return dx"),
+    )
+    _assert_loses(clears, secret, LINEAR_BACKWARD, "backward(grad)", "stay unchanged", "in place")
+
+
+@pytest.mark.parametrize("secret", SECRETS)
+def test_linear_forward_cast_to_float32_fails_the_float64_dtype_check(secret: str) -> None:
+    """float32 rounding is far below the value tolerance: only the dtype check catches the cast."""
+    cast = (Edit("linear", "return x @ self.W + self.b", "return (x @ self.W + self.b).astype(np.float32)"),)
+    _assert_loses(cast, secret, {"linear_forward"}, "expected dtype float64, got dtype float32", "a cast")
+
+
+# ------------------------------------------------------------------------ 4. the loss's shape, SGD's rules
+
+
+@pytest.mark.parametrize("secret", SECRETS)
+def test_a_loss_of_shape_1_is_not_one_number(secret: str) -> None:
+    keepdims = (Edit("cross_entropy", "targets].mean()", "targets].mean(keepdims=True)"),)
+    _assert_loses(keepdims, secret, {"cross_entropy_forward"}, "expected one floating-point number", "shape (1,)")
+
+
+@pytest.mark.parametrize("secret", SECRETS)
+def test_sgd_that_moves_a_parameter_without_a_gradient_loses_sgd_step(secret: str) -> None:
+    """It raises nothing and updates every other parameter right: only the "unchanged" rule of check_sgd catches
+    it."""
+    decays = (
+        Edit(
+            "sgd",
+            SGD_LOOP,
+            "for p in self.params:\n            if p.grad is None:\n                p -= self.lr * p\n"
+            "            else:\n                p -= self.lr * p.grad",
+        ),
+    )
+    _assert_loses(decays, secret, {"sgd_step"}, "expected it unchanged, got it changed", ".grad is None is not skipped")
+
+
+@pytest.mark.parametrize("secret", SECRETS)
+def test_sgd_with_a_leftover_weight_decay_of_1e_4_fails_the_update_tolerance_of_1e_5(secret: str) -> None:
+    decay = (Edit("sgd", "p -= self.lr * p.grad", "p -= self.lr * (p.grad + 1e-4 * p)"),)
+    _assert_loses(decay, secret, {"sgd_step"}, "relative error at most 1e-05", "θ ← θ − η ∂L/∂θ")
+
+
+@pytest.mark.parametrize("secret", SECRETS)
+def test_sgd_that_breaks_at_a_missing_gradient_loses_sgd_step_and_is_named(secret: str) -> None:
+    stops = (
+        Edit(
+            "sgd",
+            SGD_LOOP,
+            "for p in self.params:\n            if p.grad is None:\n                break\n"
+            "            p -= self.lr * p.grad",
+        ),
+    )
+    _assert_loses(stops, secret, {"sgd_step"}, "the loop stops at the first parameter whose .grad is None")
+
+
+@pytest.mark.parametrize("secret", SECRETS)
+@pytest.mark.parametrize("position", ["0", "len(self.params) // 2", "-1"], ids=["first", "middle", "last"])
+def test_a_missing_gradient_first_in_the_middle_and_last_each_has_a_case(position: str, secret: str) -> None:
+    """A step that does nothing when the parameter at ``position`` has no gradient is wrong in exactly one hidden
+    case: the one whose missing gradient is there."""
+    sentinel = (
+        Edit(
+            "sgd",
+            "for p in self.params:",
+            f"if self.params[{position}].grad is None:\n            return\n        for p in self.params:",
+        ),
+    )
+    _assert_loses(sentinel, secret, {"sgd_step"}, "the .grad of parameter", "relative error at most 1e-05")
+
+
+# --------------------------------------------------------------------- exact zeros at the kink; D_out = 1
+
+
+@pytest.mark.parametrize("secret", SECRETS)
+def test_a_relu_mask_ge_zero_loses_relu_backward_at_the_exact_zeros(secret: str) -> None:
+    _assert_loses(_catalogued("relu_mask_ge_zero"), secret, {"relu_backward"}, "1(H ≥ 0)", "exactly H = 0")
+
+
+@pytest.mark.parametrize("secret", SECRETS)
+def test_a_db_squeezed_to_a_number_for_one_output_unit_fails_the_d_out_1_case(secret: str) -> None:
+    squeeze = (Edit("linear", "self.b.grad = grad.sum(axis=0)", "self.b.grad = grad.sum(axis=0).squeeze()"),)
+    _assert_loses(squeeze, secret, {"linear_backward_db"}, ", 1) with x of shape", "expected shape (1,), got shape ()")
+
+
+# ------------------------------------------------------------- 6. the cross-entropy case whose target underflows
+
+
+@pytest.mark.parametrize("secret", SECRETS)
+def test_the_log_of_a_softmax_that_underflowed_is_named(secret: str) -> None:
+    """log(softmax) is -inf where a target's probability underflows: the hidden case of targets 800 below their row's
+    max (and no logit that overflows) is the one that names this cause."""
+    log_of_softmax = (
+        Edit(
+            "cross_entropy",
+            "log_probs = shifted - np.log(np.exp(shifted).sum(axis=1, keepdims=True))",
+            "log_probs = np.log(np.exp(shifted) / np.exp(shifted).sum(axis=1, keepdims=True))",
+        ),
+    )
+    _assert_loses(log_of_softmax, secret, {"cross_entropy_forward"}, "only finite numbers", "underflowed to 0")
+
+
+# --------------------------------------------------------------------------------------- 7. a missing class
+
+RENAMED = {  # answer cell -> (class line, renamed class line)
+    "linear": ("class Linear(Module):", "class LinearLayer(Module):"),
+    "relu": ("class ReLU(Module):", "class Relu(Module):"),
+    "cross_entropy": ("class CrossEntropyLoss(Module):", "class CrossEntropy(Module):"),
+    "sgd": ("class SGD(Optimizer):", "class Sgd(Optimizer):"),
+    "mlp": ("class MLP(Module):", "class TwoLayerPerceptron(Module):"),
+}
+
+
+@pytest.mark.parametrize("answer", RENAMED)
+def test_a_missing_class_loses_its_checks_saying_it_is_not_defined(answer: str) -> None:
+    """Its own checks say the class is missing; the MLP, built from the Linear and the ReLU, cannot be built
+    without them."""
+    cls = registry.answers()[answer]
+    own = {check.name for check in registry.fast_checks() if check.answer_cell == answer}
+    built_from = {"mlp_forward", "mlp_backward"} if answer in ("linear", "relu") else set()
+    lost = _lost((Edit(answer, *RENAMED[answer]),), SECRETS[0])
+    assert set(lost) == own | built_from, {c: m[:300] for c, m in lost.items()}
+    for check in own:
+        assert lost[check].startswith(f"{cls}: expected the class from its answer cell, but it is not defined."), lost
+    for check in built_from - own:
+        assert f"raised NameError: name '{cls}' is not defined" in lost[check], lost[check]
+
+
+# ------------------------------------------------------------------------- 8. what each part's mistakes may cost
+
+
+def test_each_answer_cell_may_cost_exactly_its_own_cells_and_the_gate_for_the_layers_it_trains() -> None:
+    assert {answer: registry.cells_a_part_may_cost(answer) for answer in registry.answers()} == {
+        "linear": {
+            "test_linear_forward",
+            "test_linear_backward_dx",
+            "test_linear_backward_dw",
+            "test_linear_backward_db",
+            "test_mnist_accuracy",
+        },
+        "relu": {"test_relu_forward", "test_relu_backward", "test_mnist_accuracy"},
+        "cross_entropy": {"test_cross_entropy_forward", "test_cross_entropy_backward"},
+        "sgd": {"test_sgd_step"},
+        "mlp": {"test_mlp_forward", "test_mlp_backward", "test_mnist_accuracy"},
+    }
+    assert {check.name: check.also_costs for check in registry.CHECKS if check.also_costs} == {
+        "mnist_accuracy": ("linear", "relu")
+    }
+
+
+# -------------------------------------------------------------------------------- 9. the notebook's public checks
+
+PUBLIC_OF = {cls: answer for answer, cls in registry.answers().items()}
+
+
+def _public_failures(edits: tuple[Edit, ...]) -> dict[str, str]:
+    """The answer cells whose public check cell fails for the solution with ``edits``, and the message."""
+    names, failed = grading.namespace(grading.catalogue_code(edits), "<pinned>"), {}
+    for cls, source in grading.PUBLIC_CELLS.items():
+        try:
+            exec(compile(source, f"<public {cls}>", "exec"), names)
+        except AssertionError as failure:
+            failed[PUBLIC_OF[cls]] = str(failure)
+    return failed
+
+
+def test_the_public_linear_check_calls_an_earlier_forward_so_a_stale_input_fails() -> None:
+    failed = _public_failures(_catalogued("linear_stale_input"))
+    assert set(failed) == {"linear"}, failed
+    assert "after forward(x_stale), forward(x): W.grad" in failed["linear"]
+    assert "dW uses the input of an earlier forward call" in failed["linear"]
+
+
+def test_the_public_finite_difference_checks_catch_a_gradient_off_by_1e_4() -> None:
+    """dW rounded to 3 decimals is exact on the worked examples (integers) and about 1.5e-4 off on random inputs:
+    only the finite-difference checks, with their tolerance of 1e-6, catch it (in Linear's and in MLP's)."""
+    rounded = (Edit("linear", "self.W.grad = x.T @ grad", "self.W.grad = np.round(x.T @ grad, 3)"),)
+    failed = _public_failures(rounded)
+    assert set(failed) == {"linear", "mlp"}, failed
+    for message in failed.values():
+        assert "(finite-difference check)" in message and "relative error at most 1e-06" in message, message
+
+
+# ------------------------------------------------------------------------------- 5. the MNIST gate's judge
+
+TEST_SET = 2_000  # fabricated test images: 0.05 % apart, and fast to classify
+PREDICTED = 3  # every fabricated model predicts this class
+
+
+def _gate_inputs() -> dict[str, Any]:
+    with grading.secret(SECRETS[0]):
+        return inputs_for("mnist_accuracy")
+
+
+def _constant_model(inputs: dict[str, Any]) -> list[np.ndarray]:
+    """W1, b1, W2, b2 of the gate's shapes whose hidden layer is 0 on every image, so it predicts PREDICTED."""
+    rng = np.random.default_rng(0)
+    W1, b1, W2, b2 = (np.array(a, dtype=np.float32) for a in inputs["init"])
+    W1 = (0.01 * rng.standard_normal(W1.shape)).astype(np.float32)
+    b1 = np.full(b1.shape, -100.0, np.float32)
+    W2 = rng.standard_normal(W2.shape).astype(np.float32)
+    b2 = np.zeros(b2.shape, np.float32)
+    b2[PREDICTED] = 10.0
+    return [W1, b1, W2, b2]
+
+
+def _gate_verdict(monkeypatch: pytest.MonkeyPatch, correct: int, distance: float = 0.05, **record_extra: Any) -> str:
+    """The gate judge's verdict on a fabricated run: ``correct`` of the 2,000 fabricated test images right, W1 and
+    W2 at relative distance ``distance`` from the fabricated end of the grader's own training."""
+    inputs = _gate_inputs()
+    trained = _constant_model(inputs)
+    rng = np.random.default_rng(1)
+    labels = np.where(np.arange(TEST_SET) < correct, PREDICTED, PREDICTED + 1).astype(np.uint8)
+    data = SimpleNamespace(
+        test_images=rng.integers(0, 256, size=(TEST_SET, 28, 28), dtype=np.uint8),
+        test_labels=labels,
+        train_images=np.zeros((1, 28, 28), np.uint8),
+        train_labels=np.zeros(1, np.uint8),
+    )
+    # |t - t / (1 - d)| / |t / (1 - d)| = d: the reference's W1 and W2 are the trained ones scaled
+    reference = [p / (1.0 - distance) if k in gate_reference.WEIGHTS else p for k, p in enumerate(trained)]
+    monkeypatch.setattr(mnist_gate, "load_mnist", lambda: data)
+    monkeypatch.setattr(gate_reference, "reference_end", lambda *args: [np.asarray(p, np.float64) for p in reference])
+    record = {
+        "model": {"opaque": "MLP", "text": "MLP()"},
+        "parameters": {"opaque": "generator", "text": "<generator>"},
+        "shapes": [list(a.shape) for a in inputs["init"]],
+        "logits": np.zeros((inputs["batch"], 10), np.float32),
+        "seconds": 1.0,
+        "speed": {"slowdown": 2.0, "pairs": 200, "step": 5625, "student_ms": 2.0, "reference_ms": 1.0},
+        "trained": trained,
+        **record_extra,
+    }
+    try:
+        return judge("mnist_accuracy", inputs, {"records": [record]}) or ""
+    except AssertionError as failure:
+        return f"FAILED: {failure}"
+
+
+def test_the_gate_passes_97_05_percent_and_fails_96_95_percent(monkeypatch: pytest.MonkeyPatch) -> None:
+    failed = _gate_verdict(monkeypatch, 1939)
+    assert failed.startswith("FAILED: MNIST test accuracy") and "expected at least 97.00%" in failed, failed
+    assert "got 96.95%" in failed, failed
+    passed = _gate_verdict(monkeypatch, 1941)
+    assert passed.startswith("MNIST: 97.05% test accuracy") and "(required 97%)" in passed, passed
+
+
+def test_the_gate_fails_a_run_ending_26_percent_from_the_graders_own_training(monkeypatch: pytest.MonkeyPatch) -> None:
+    assert _gate_verdict(monkeypatch, 1980, distance=0.24).startswith("MNIST: 99.00% test accuracy")
+    failed = _gate_verdict(monkeypatch, 1980, distance=0.26)
+    assert failed.startswith("FAILED: MNIST training (784-256-10, batch 32): expected the trained W1 and W2 within 25%")
+    assert "W1 26% and W2 26% away" in failed, failed
+
+
+def test_the_gate_fails_a_step_just_over_40_times_slower_than_the_graders(monkeypatch: pytest.MonkeyPatch) -> None:
+    speed = {"pairs": 200, "step": 5625, "student_ms": 40.0, "reference_ms": 1.0}
+    assert _gate_verdict(monkeypatch, 1980, speed={**speed, "slowdown": 39.9}).startswith("MNIST: 99.00%")
+    failed = _gate_verdict(monkeypatch, 1980, speed={**speed, "slowdown": 40.1})
+    assert failed.startswith("FAILED: MNIST training speed: expected a training step to take at most 40 times"), failed
+
+
+GATE_RULES: dict[str, tuple[dict[str, Any], str]] = {  # record entries -> the start of the failure
+    "python_loop": (
+        {"python_loop": {"lines": [100, 200], "rows": [1, 2], "where": ["Linear.forward"]}},
+        "FAILED: MNIST training speed: expected a training step (forward and backward) to run as many lines",
+    ),
+    "too_slow": (
+        {"too_slow": {"slowdown": 400.0, "pairs": 200, "step": 210, "student_ms": 400.0, "reference_ms": 1.0}},
+        "FAILED: MNIST training speed: expected a training step to take at most 40 times",
+    ),
+    "missing_grad": (
+        {"missing_grad": [0, 1]},
+        "FAILED: MNIST training (784-256-10, batch 32): expected every parameter to have a .grad",
+    ),
+    "diverged": ({"diverged_at": 12}, "FAILED: MNIST training (784-256-10, batch 32): expected finite logits"),
+    "wrong_shapes": (
+        {"shapes": [[784, 10]]},
+        "FAILED: MLP(784, 256, 10).parameters(): expected W1, b1, W2, b2 of shapes",
+    ),
+    "logits_shape": ({"logits": np.zeros((32, 9))}, "FAILED: MLP(784, 256, 10).forward on 32 MNIST images"),
+    "not_floats": (
+        {"trained": [np.zeros((784, 256), np.int64)] * 4},
+        "FAILED: MNIST training (784-256-10, batch 32): expected the trained W1, b1, W2, b2 as float arrays",
+    ),
+}
+
+
+@pytest.mark.parametrize("rule", GATE_RULES)
+def test_every_rule_of_the_gate_fails_a_record_that_breaks_it_whatever_the_accuracy(
+    rule: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    extra, start = GATE_RULES[rule]
+    verdict = _gate_verdict(monkeypatch, 1980, **extra)
+    assert verdict.startswith(start), verdict
