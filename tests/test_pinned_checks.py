@@ -119,6 +119,21 @@ def test_sgd_that_moves_a_parameter_without_a_gradient_loses_sgd_step(secret: st
 
 
 @pytest.mark.parametrize("secret", SECRETS)
+def test_sgd_that_gives_a_zero_gradient_to_a_parameter_without_one_loses_sgd_step(secret: str) -> None:
+    """`p.grad = np.zeros_like(p)` before the update moves nothing, but breaks the contract that step leaves .grad
+    alone: the parameter without a gradient must keep .grad None."""
+    fills = (
+        Edit(
+            "sgd",
+            SGD_LOOP,
+            "for p in self.params:\n            if p.grad is None:\n                p.grad = np.zeros_like(p)\n"
+            "            p -= self.lr * p.grad",
+        ),
+    )
+    _assert_loses(fills, secret, {"sgd_step"}, "its .grad: expected step to leave .grad None", "had none")
+
+
+@pytest.mark.parametrize("secret", SECRETS)
 def test_sgd_with_a_leftover_weight_decay_of_1e_4_fails_the_update_tolerance_of_1e_5(secret: str) -> None:
     decay = (Edit("sgd", "p -= self.lr * p.grad", "p -= self.lr * (p.grad + 1e-4 * p)"),)
     _assert_loses(decay, secret, {"sgd_step"}, "relative error at most 1e-05", "θ ← θ − η ∂L/∂θ")
@@ -163,7 +178,11 @@ def test_a_relu_mask_ge_zero_loses_relu_backward_at_the_exact_zeros(secret: str)
 @pytest.mark.parametrize("secret", SECRETS)
 def test_a_db_squeezed_to_a_number_for_one_output_unit_fails_the_d_out_1_case(secret: str) -> None:
     squeeze = (Edit("linear", "self.b.grad = grad.sum(axis=0)", "self.b.grad = grad.sum(axis=0).squeeze()"),)
-    _assert_loses(squeeze, secret, {"linear_backward_db"}, ", 1) with x of shape", "expected shape (1,), got shape ()")
+    lost = _assert_loses(
+        squeeze, secret, {"linear_backward_db"}, ", 1) with x of shape", "expected shape (1,), got shape ()"
+    )
+    # at D_out = 1 a squeeze and a sum over every axis give the same number: the cause names both, not one
+    assert "summed over every axis (or squeezed)" in lost["linear_backward_db"], lost
 
 
 # ------------------------------------------------------------- 6. the cross-entropy case whose target underflows

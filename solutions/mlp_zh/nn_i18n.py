@@ -244,6 +244,8 @@ ZH: tuple[tuple[str, str], ...] = (
     ("optimizer.params to remain Parameters", "optimizer.params 中仍是 Parameter"),
     ("other arrays", "其他数组"),
     ("step to leave .grad as it was", "step 不改变 .grad"),
+    ("step to leave .grad None", "step 让 .grad 保持为 None"),
+    ("an array", "一个数组"),
     ("it changed", ".grad 被改变了"),
     (
         "a training step (forward and backward) to run as many lines of Python for {raw_big} rows as for {raw_small}, "
@@ -335,8 +337,9 @@ ZH: tuple[tuple[str, str], ...] = (
     ),
     ("db averaged over the batch (mean) instead of summed", "db 在批量上取了平均（mean），而不是求和"),
     (
-        "db summed over every axis into one number; sum over the batch axis only (axis=0)",
-        "db 在所有轴上求和成了一个数；只应在批量轴（axis=0）上求和",
+        "db is one number, summed over every axis (or squeezed); sum over the batch axis only (axis=0), which "
+        "keeps the shape (D_out,)",
+        "db 成了一个数：在所有轴上求和（或被 squeeze 了）；只应在批量轴（axis=0）上求和，这样形状保持为 (D_out,)",
     ),
     (
         "np.max(x, 0) is a reduction (the largest entry of each column), not the elementwise np.maximum(x, 0)",
@@ -458,6 +461,10 @@ ZH: tuple[tuple[str, str], ...] = (
     (
         "step modified or cleared .grad; only zero_grad() clears it",
         "step 修改或清空了 .grad；只有 zero_grad() 才清空它",
+    ),
+    (
+        "step gave .grad to a parameter that had none; skip it and leave its .grad None (only backward sets it)",
+        "step 给一个没有梯度的参数设置了 .grad；应跳过它，让它的 .grad 保持为 None（只有 backward 设置 .grad）",
     ),
     ("the ReLU is skipped: fc2(fc1(x))", "跳过了 ReLU：fc2(fc1(x))"),
     (

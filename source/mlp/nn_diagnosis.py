@@ -173,7 +173,8 @@ LINEAR_DB = Quantity(
         ),
         Suspect("db averaged over the batch (mean) instead of summed", gives=lambda e, g, **_: e / g.shape[0]),
         Suspect(
-            "db summed over every axis into one number; sum over the batch axis only (axis=0)",
+            "db is one number, summed over every axis (or squeezed); sum over the batch axis only (axis=0), which "
+            "keeps the shape (D_out,)",
             gives=lambda e, g, **_: g.sum(),
         ),
     ),
@@ -435,6 +436,7 @@ SGD_SKIP_NONE = (
     "a parameter whose .grad is None is not skipped: `if p.grad is None: continue` (zero_grad sets .grad to None)"
 )
 SGD_REPLACED = "step replaced the list's entries; update each array in place instead"
+SGD_SETS_GRAD = "step gave .grad to a parameter that had none; skip it and leave its .grad None (only backward sets it)"
 
 
 def _moved(case: dict[str, Any]) -> list[bool]:
@@ -483,6 +485,8 @@ def check_sgd(name: str, cases: Sequence[dict[str, Any]]) -> None:
                 if i == skipped:
                     if not np.array_equal(value, start[i]):
                         raise CheckFailed(explain(f"{what}: expected it unchanged, got it changed", SGD_SKIP_NONE))
+                    if case["grads_after"][step - 1][i] is not None:
+                        fail(f"{what}: its .grad", "step to leave .grad None", "an array", SGD_SETS_GRAD)
                     continue
                 expected = start[i].astype(np.float64) - step * lr * grads[i].astype(np.float64)
                 # float32 rounds θ and η·g before they cancel: the error is relative to them, not to a small θ − η·g
