@@ -214,18 +214,15 @@ RENAMED = {  # answer cell -> (class line, renamed class line)
 
 
 @pytest.mark.parametrize("answer", RENAMED)
-def test_a_missing_class_loses_its_checks_saying_it_is_not_defined(answer: str) -> None:
-    """Its own checks say the class is missing; the MLP, built from the Linear and the ReLU, cannot be built
-    without them."""
+def test_a_missing_class_loses_its_own_checks_only_saying_it_is_not_defined(answer: str) -> None:
+    """Its own checks say the class is missing; the MLP, built from the Linear and the ReLU, is still graded on its
+    own (a placeholder takes a missing layer class's name while it is built), as the notebook promises."""
     cls = registry.answers()[answer]
     own = {check.name for check in registry.fast_checks() if check.answer_cell == answer}
-    built_from = {"mlp_forward", "mlp_backward"} if answer in ("linear", "relu") else set()
     lost = _lost((Edit(answer, *RENAMED[answer]),), SECRETS[0])
-    assert set(lost) == own | built_from, {c: m[:300] for c, m in lost.items()}
+    assert set(lost) == own, {c: m[:300] for c, m in lost.items()}
     for check in own:
         assert lost[check].startswith(f"{cls}: expected the class from its answer cell, but it is not defined."), lost
-    for check in built_from - own:
-        assert f"raised NameError: name '{cls}' is not defined" in lost[check], lost[check]
 
 
 # ------------------------------------------------------------------------- 8. what each part's mistakes may cost
