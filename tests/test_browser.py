@@ -53,10 +53,12 @@ pytestmark = [pytest.mark.slow, pytest.mark.skipif(REASON is not None, reason=f"
 
 
 def student_setup_command() -> str:
-    """The README's student set-up line (after its venv and pip part), made to write into a private config dir."""
-    readme = (REPO / "README.md").read_text()
-    line = next(text for text in readme.splitlines() if "labextension disable" in text)
-    return line.replace("--level=sys_prefix", "--level=user").replace("--sys-prefix", "--user")
+    """The student guide's set-up command (its part after the venv and pip), made to write into a private config
+    dir."""
+    guide = (REPO / "docs" / "student-guide.md").read_text()
+    line = next(text for text in guide.splitlines() if "labextension disable" in text)
+    part = next(step for step in line.split(" && ") if "labextension disable" in step)
+    return part.replace("--level=sys_prefix", "--level=user").replace("--sys-prefix", "--user")
 
 
 def _free_port() -> int:
@@ -67,7 +69,7 @@ def _free_port() -> int:
 
 @pytest.fixture(scope="module")
 def lab(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[str, Any]]:
-    """A JupyterLab server set up as the README tells students, serving the four student notebooks."""
+    """A JupyterLab server set up as the student guide tells students, serving the four student notebooks."""
     root = tmp_path_factory.mktemp("student")
     for state in STATES:
         student_notebook(state, root / state)

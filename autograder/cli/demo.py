@@ -20,6 +20,14 @@ from autograder.cli.classroom import Edit, apply_edits
 from autograder.faults import GraderFault
 from autograder.sandbox import SandboxError
 
+ROSTER = (
+    "id,first_name,last_name,email",
+    "alice,Alice,Adams,alice@example.org",
+    "bob,Bob,Brown,bob@example.org",
+    "carol,Carol,Clark,carol@example.org",
+)
+"""The demo class's roster, in the CSV that ``nbgrader db student import`` reads."""
+
 # carol's mistake, as catalogued in tests/catalogue/mistakes.py (linear_dw_transposed; a test keeps them the same)
 CAROLS_MISTAKE = "dW = Gᵀ X instead of Xᵀ G"
 CAROLS_EDITS = (Edit("linear", "self.W.grad = x.T @ grad", "self.W.grad = grad.T @ x"),)
@@ -48,6 +56,8 @@ def main(argv: list[str] | None = None) -> None:
         "bob": ("untouched release", (course / "release" / classroom.ASSIGNMENT / classroom.NOTEBOOK).read_text()),
         "carol": (f"one mistake: {CAROLS_MISTAKE}", apply_edits(solution, CAROLS_EDITS)),
     }
+    (course / "roster.csv").write_text("".join(f"{row}\n" for row in ROSTER))
+    classroom.nbgrader(course, "db", "student", "import", "roster.csv")  # formgrader then lists names, not "None"
     for student, (_, notebook) in students.items():
         classroom.submit(course, student, notebook)
 
