@@ -124,7 +124,7 @@ ZH: tuple[tuple[str, str], ...] = (
     (
         "a gradient of your MLP, Linear or ReLU differs from the chapter's (see the backward checks above), or "
         "something other than the grader's update changed the parameters during training",
-        "你的 MLP、线性层或 ReLU 的某个梯度与本章的公式不同（请查看上面的反向传播检查），"
+        "你的 MLP、Linear 或 ReLU 的某个梯度与本章的公式不同（请查看上面的反向传播检查），"
         "或者训练期间评分程序的更新之外的东西修改了参数",
     ),
     ("{reason} while running this check", "{reason}（在运行这项检查时）"),
@@ -251,7 +251,7 @@ ZH: tuple[tuple[str, str], ...] = (
         "a training step (forward and backward) to run as many lines of Python for {raw_big} rows as for {raw_small}, "
         "as whole-batch array operations do",
         "一个训练步（前向传播和反向传播）处理 {raw_big} 行与处理 {raw_small} 行时运行的 Python "
-        "行数相同（对整个批量做数组运算时就是如此）",
+        "行数相同（对整个小批量做数组运算时就是如此）",
     ),
     (
         "{raw_small} lines for {raw_rows} rows and {big} for {raw_big_rows}, the extra ones in {raw_where}",
@@ -319,14 +319,14 @@ ZH: tuple[tuple[str, str], ...] = (
     ),
     (
         "dW divided by the batch size (the loss already averages; dW is a plain sum over the batch)",
-        "dW 除以了批量大小（损失已经取过平均；dW 就是在批量上的普通求和）",
+        "dW 除以了批量大小（损失已经取过平均；dW 就是在小批量上的普通求和）",
     ),
     (
         'dW uses the input of an earlier forward call: forward must save its latest input, `self.ctx["x"] = x`, on '
         "every call",
         'dW 用了更早一次 forward 调用的输入：forward 每次调用都必须保存最新的输入，`self.ctx["x"] = x`',
     ),
-    ("db = G, not summed over the batch", "db = G，没有在批量上求和"),
+    ("db = G, not summed over the batch", "db = G，没有在小批量上求和"),
     (
         "db has shape (1, D_out): the sum kept the batch axis (keepdims=True); b has shape (D_out,)",
         "db 的形状为 (1, D_out)：求和保留了批量轴（keepdims=True）；b 的形状是 (D_out,)",
@@ -335,7 +335,7 @@ ZH: tuple[tuple[str, str], ...] = (
         "db summed over the features (axis=1) instead of the batch (axis=0)",
         "db 在特征轴（axis=1）上求和，而不是在批量轴（axis=0）上",
     ),
-    ("db averaged over the batch (mean) instead of summed", "db 在批量上取了平均（mean），而不是求和"),
+    ("db averaged over the batch (mean) instead of summed", "db 在小批量上取了平均（mean），而不是求和"),
     (
         "db is one number, summed over every axis (or squeezed); sum over the batch axis only (axis=0), which "
         "keeps the shape (D_out,)",
@@ -386,13 +386,13 @@ ZH: tuple[tuple[str, str], ...] = (
     ),
     (
         "the loss is summed over the batch, not averaged (B times too large)",
-        "损失在批量上求和而没有取平均（大了 B 倍）",
+        "损失在小批量上求和而没有取平均（大了 B 倍）",
     ),
     (
         "the loss has the wrong sign: the minus of −log softmax is missing",
         "损失的符号错了：−log softmax 中的负号漏掉了",
     ),
-    ("dZ is not divided by B (the loss is a mean over the batch)", "dZ 没有除以 B（损失是批量上的平均）"),
+    ("dZ is not divided by B (the loss is a mean over the batch)", "dZ 没有除以 B（损失是小批量上的平均）"),
     (
         "the one-hot subtracted with grad[:, y] (every row, at every target column) instead of grad[np.arange(B), y]",
         "用 grad[:, y] 减去独热向量（每一行的每个目标列都减了），应为 grad[np.arange(B), y]",
@@ -408,7 +408,7 @@ ZH: tuple[tuple[str, str], ...] = (
     ("dZ computed from the logits instead of their softmax", "dZ 是用 logits 而不是它们的 softmax 算的"),
     (
         "the per-sample losses are returned instead of their mean over the batch, e.g. `losses.mean()`",
-        "返回的是每个样本的损失，而不是它们在批量上的平均，例如 `losses.mean()`",
+        "返回的是每个样本的损失，而不是它们在小批量上的平均，例如 `losses.mean()`",
     ),
     (
         "an array of shape (1,) is returned where one number is expected (the per-sample losses, or a mean that kept "
@@ -529,7 +529,7 @@ ZH: tuple[tuple[str, str], ...] = (
         "an axis the array does not have: an array lost an axis, usually the batch axis at B = 1 (np.squeeze, x[0] "
         "or .flatten() turn shape (1, C) into (C,)); keep every batch 2-D",
         "数组没有这个轴：某个数组少了一个轴，通常是 B = 1 时的批量轴（np.squeeze、x[0] 或 .flatten() 会把形状 (1, C) "
-        "变成 (C,)）；每个批量都要保持二维",
+        "变成 (C,)）；每个小批量都要保持二维",
     ),
     (
         "a local name used before it is assigned: it is assigned later in the method, or in a branch that did not run",
@@ -551,13 +551,13 @@ ZH: tuple[tuple[str, str], ...] = (
     ),
     (
         "a Python loop over samples or entries in forward/backward; use matrix products (x @ W) on the whole batch",
-        "forward/backward 中有遍历样本或元素的 Python 循环；请对整个批量使用矩阵乘积（x @ W）",
+        "forward/backward 中有遍历样本或元素的 Python 循环；请对整个小批量使用矩阵乘积（x @ W）",
     ),
     (
         "a Python loop over samples or entries in forward/backward, or very large temporary arrays; use matrix "
         "products "
         "(x @ W) on the whole batch",
-        "forward/backward 中有遍历样本或元素的 Python 循环，或非常大的临时数组；请对整个批量使用矩阵乘积（x @ W）",
+        "forward/backward 中有遍历样本或元素的 Python 循环，或非常大的临时数组；请对整个小批量使用矩阵乘积（x @ W）",
     ),
     (
         "MLP.backward must call fc2.backward, relu.backward and fc1.backward",
@@ -596,7 +596,7 @@ ZH: tuple[tuple[str, str], ...] = (
     ),
     (
         "L = −(1/B) Σ_i log softmax(Z_i)[y_i]: subtract each row's max before exp, and average over the batch",
-        "L = −(1/B) Σ_i log softmax(Z_i)[y_i]：取 exp 之前先减去每行的最大值，并在批量上取平均",
+        "L = −(1/B) Σ_i log softmax(Z_i)[y_i]：取 exp 之前先减去每行的最大值，并在小批量上取平均",
     ),
     (
         "dZ = (softmax(Z) − onehot(y)) / B, softmax over each row (axis=1), from the Z and y of the latest forward",
