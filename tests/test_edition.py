@@ -1,15 +1,20 @@
 """The Chinese edition (``source/mlp_zh``) is generated from the English master and translates every message.
 
-Same code cells, cell ids, grade ids and points; every markdown cell translated and current; the helpers identical
-but for ``nn_i18n.LANGUAGE``; every message the checks produce (public and hidden, on every catalogued mistake,
-every corpus submission and the stub) and every cause and formula they can name comes out in Chinese.
+Same code cells (comments, docstrings and plot labels aside), cell ids, grade ids and points; every markdown cell,
+comment and docstring translated and current; no line break between two Chinese characters in a paragraph (it shows
+as a space); the helpers identical but for ``nn_i18n.LANGUAGE``; every message the checks produce (public and hidden,
+on every catalogued mistake, every corpus submission and the stub) and every cause and formula they can name comes
+out in Chinese.
 """
 
 from __future__ import annotations
 
+import ast
+import io
 import json
 import re
 import sys
+import tokenize
 from functools import cache
 from pathlib import Path
 
@@ -56,13 +61,74 @@ def test_the_chinese_edition_is_current() -> None:
         assert (target / name).read_bytes() == data, f"{target / name} is stale: run `python -m autograder edition zh`"
 
 
+CJK = "\u3000-\u303f\u3400-\u4dbf\u4e00-\u9fff\uff00-\uffef"
+"""Chinese characters and Chinese (full-width) punctuation."""
+SOFT_BREAK = re.compile(rf"[{CJK}]\n[ \t]*(?![*+-] |\d+[.)] |#|\||>|\$\$)[{CJK}]")
+"""A line break between two Chinese characters that does not start a list item, heading, table row or display math:
+Markdown renders it as a space ("尺 寸"). A blank line (a new paragraph) is not matched."""
+
+
+def soft_breaks(text: str) -> list[str]:
+    return [text[max(m.start() - 8, 0) : m.end() + 8] for m in SOFT_BREAK.finditer(text)]
+
+
+LABELS = {"title", "set_title", "suptitle", "xlabel", "set_xlabel", "ylabel", "set_ylabel", "legend", "text"}
+
+
+def code_aside(source: str) -> str:
+    """``source`` with every comment emptied (``#``) and every docstring and plot label string (a string argument of
+    ``LABELS``, or of a title=/xlabel=/ylabel=/label= keyword) replaced by ``"…"`` (an f-string keeps its
+    expressions): what must be identical in both editions. Independent of the generator's own parsing."""
+    lines = source.splitlines(keepends=True)
+    starts = [0]
+    for line in lines:
+        starts.append(starts[-1] + len(line))
+
+    def offset(row: int, col_bytes: int) -> int:
+        return starts[row - 1] + len(lines[row - 1].encode()[:col_bytes].decode())
+
+    spans = []
+    for token in tokenize.generate_tokens(io.StringIO(source).readline):
+        if token.type == tokenize.COMMENT:
+            spans.append((starts[token.start[0] - 1] + token.start[1], starts[token.end[0] - 1] + token.end[1], "#"))
+    strings = []
+    for node in ast.walk(ast.parse(source)):
+        body = getattr(node, "body", None)
+        if isinstance(node, ast.Module | ast.ClassDef | ast.FunctionDef) and body and isinstance(body[0], ast.Expr):
+            strings.append(body[0].value)
+        if isinstance(node, ast.Call):
+            name = getattr(node.func, "attr", getattr(node.func, "id", ""))
+            strings += node.args if name in LABELS else []
+            strings += [k.value for k in node.keywords if k.arg in {"title", "xlabel", "ylabel", "label"}]
+    for node in strings:
+        if isinstance(node, ast.Constant) and isinstance(node.value, str) or isinstance(node, ast.JoinedStr):
+            kept = [ast.unparse(v) for v in getattr(node, "values", []) if isinstance(v, ast.FormattedValue)]
+            start, end = offset(node.lineno, node.col_offset), offset(node.end_lineno, node.end_col_offset)
+            spans.append((start, end, repr(("…", *kept))))
+    for start, end, replacement in sorted(spans, reverse=True):
+        source = source[:start] + replacement + source[end:]
+    return source
+
+
+def test_code_aside_sets_only_comments_docstrings_and_labels_aside() -> None:
+    code = 'def f(x):\n    """Doc."""\n    return x + 1  # one\nax.set(title="Loss", xlabel=f"step {n}")\nprint("hi")\n'
+    same = code.replace("Doc.", "文档。").replace("one", "一").replace("Loss", "损失").replace("step", "步")
+    assert code_aside(same) == code_aside(code)
+    for changed in (code.replace("x + 1", "x + 2"), code.replace('"hi"', '"嗨"'), code.replace("{n}", "{m}")):
+        assert code_aside(changed) != code_aside(code), changed
+
+
 def test_both_editions_have_the_same_code_grade_ids_and_points() -> None:
     english, chinese = _cells("mlp"), _cells("mlp_zh")
     assert [c["cell_type"] for c in english] == [c["cell_type"] for c in chinese]
     for en, zh in zip(english, chinese, strict=True):
         assert en["id"] == zh["id"] and en["metadata"] == zh["metadata"], en["id"]
         if en["cell_type"] == "code":
-            assert "".join(en["source"]) == "".join(zh["source"]), f"code cell {en['id']} differs"
+            assert code_aside("".join(en["source"])) == code_aside("".join(zh["source"])), (
+                f"code cell {en['id']} differs"
+            )
+            hidden = re.findall(r"### BEGIN HIDDEN TESTS.*?### END HIDDEN TESTS", "".join(en["source"]), re.S)
+            assert hidden == re.findall(r"### BEGIN HIDDEN TESTS.*?### END HIDDEN TESTS", "".join(zh["source"]), re.S)
         else:
             assert "".join(en["source"]) != "".join(zh["source"]) and re.search(
                 r"[\u4e00-\u9fff]", "".join(zh["source"])
@@ -71,6 +137,48 @@ def test_both_editions_have_the_same_code_grade_ids_and_points() -> None:
         assert (REPO / "source" / "mlp" / name).read_bytes() == (REPO / "source" / "mlp_zh" / name).read_bytes(), name
     i18n = (REPO / "source" / "mlp_zh" / "nn_i18n.py").read_text()
     assert i18n == (REPO / "source" / "mlp" / "nn_i18n.py").read_text().replace('LANGUAGE = "en"', 'LANGUAGE = "zh"')
+
+
+def test_comments_and_docstrings_of_the_chinese_edition_are_chinese() -> None:
+    """Every comment (nbgrader's ### markers and hidden tests aside) and docstring of a code cell is translated."""
+    for cell in _cells("mlp_zh"):
+        if cell["cell_type"] != "code":
+            continue
+        for text in edition.code_texts("".join(cell["source"])):
+            if text.required:
+                assert re.search(rf"[{CJK}]", text.english), f"code cell {cell['id']}: {text.english!r}"
+
+
+@pytest.mark.parametrize(
+    "path", ["source/mlp_zh/mlp_zh.ipynb", "release/mlp_zh/mlp_zh.ipynb", "solutions/mlp_zh/mlp_zh.ipynb"]
+)
+def test_no_line_break_between_chinese_characters_in_a_paragraph(path: str) -> None:
+    """A line break inside a paragraph renders as a space: "尺 寸", "小例子 和"."""
+    cells = json.loads((REPO / path).read_text())["cells"]
+    found = {c["id"]: soft_breaks("".join(c["source"])) for c in cells if c["cell_type"] == "markdown"}
+    found = {k: v for k, v in found.items() if v}
+    assert not found, f"{path}: line breaks between Chinese characters (write each paragraph on one line): {found}"
+
+
+def test_no_line_break_between_chinese_characters_in_a_message() -> None:
+    found = [zh for _, zh in ZH if soft_breaks(zh)]
+    assert not found, found
+    assert soft_breaks("尺\n寸") and soft_breaks("小例子\n  和") and not soft_breaks("段落。\n\n段落")
+    assert not soft_breaks("表：\n| 部分 |") and not soft_breaks("列表：\n* 项") and not soft_breaks("`x`\n和")
+
+
+def test_a_changed_english_comment_is_named(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    master = tmp_path / "mlp"
+    master.mkdir()
+    notebook = json.loads((REPO / "source" / "mlp" / "mlp.ipynb").read_text())
+    cell = next(c for c in notebook["cells"] if c["id"] == "22527ba2")
+    cell["source"] = "".join(cell["source"]).replace("a few misclassified", "some misclassified")
+    (master / "mlp.ipynb").write_text(json.dumps(notebook))
+    monkeypatch.setattr(edition, "MASTER", master)
+    found = "\n".join(edition.problems("zh"))
+    assert "id 22527ba2" in found and "no translation of: 'some misclassified" in found
+    assert "'a few misclassified test digits, then correct ones' is no longer in the cell" in found
+    assert "changed since they were translated" in found
 
 
 def test_a_changed_english_cell_is_named(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:

@@ -1,32 +1,48 @@
 """Another language's edition of the assignment, generated from the English master (``source/mlp``).
 
 ``python -m autograder edition zh`` writes ``source/mlp_zh/``: the master notebook (as ``mlp_zh.ipynb``) with each
-markdown cell replaced by its translation in ``i18n/mlp.zh.md`` (code cells, their ids, grade ids and points
-unchanged), and the master's helper modules, of which only ``nn_i18n.LANGUAGE`` differs (so the checks' messages come
-out in that language).
+markdown cell replaced by its translation in ``i18n/mlp.zh.md``, and in each code cell its comments and docstrings
+(and any plot label the file translates) replaced by theirs, the code itself, cell ids, grade ids and points unchanged;
+and the master's helper modules, of which only ``nn_i18n.LANGUAGE`` differs (so the checks' messages come out in that
+language).
 Build its release and solution as for ``mlp``: ``nbgrader generate_assignment mlp_zh --force``, then
 ``nbgrader generate_solution mlp_zh --force``; grade it with ``python -m autograder grade mlp_zh``.
 
 A markdown cell with no translation, or whose English text changed since it was translated, stops the generator,
-which names it. ``--check`` only compares (exit 1 if ``source/mlp_zh`` is out of date); ``--stamp`` records the
-current English text of every translated cell as translated (after updating the translations).
+which names it; so does a comment or docstring of a code cell without a translation, a code translation whose English
+text is no longer in its cell, and a code cell whose comments, docstrings or labels changed since they were translated.
+Comments inside hidden test regions and nbgrader's ``###`` markers are not translated. ``--check`` only compares
+(exit 1 if ``source/mlp_zh`` is out of date); ``--stamp`` records the current English text of every translated cell
+(and the comments, docstrings and labels of every translated code cell) as translated (after updating the
+translations).
 """
 
 from __future__ import annotations
 
 import argparse
+import ast
 import copy
 import hashlib
+import io
 import json
 import re
 import sys
+import tokenize
+from dataclasses import dataclass
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[2]
 MASTER = REPO / "source" / "mlp"
 NOTEBOOK = "mlp.ipynb"
 LANGUAGE_LINE = 'LANGUAGE = "en"'
-SECTION = re.compile(r"^<!-- cell (?P<id>[\w-]+)(?: sha (?P<sha>[0-9a-f]+))? -->\n", re.M)
+SECTION = re.compile(r"^<!-- (?P<kind>cell|code) (?P<id>[\w-]+)(?: sha (?P<sha>[0-9a-f]+))? -->\n", re.M)
+ENTRY = re.compile(r"^en: (?P<en>.*)\nzh: (?P<zh>.*)$", re.M)
+"""One translation of a code section: a line ``en: <English text>``, then ``zh: <its translation>``."""
+LABEL_CALLS = {"title", "set_title", "suptitle", "xlabel", "set_xlabel", "ylabel", "set_ylabel", "legend", "text"}
+"""Calls whose string arguments are plot labels (translated when the file has them; not required)."""
+LABEL_KEYWORDS = {"title", "xlabel", "ylabel", "label"}
+"""Keyword arguments (of any call, e.g. ``ax.set(xlabel=...)``) whose strings are plot labels."""
+HIDDEN = ("### BEGIN HIDDEN TESTS", "### END HIDDEN TESTS")
 
 
 class EditionError(Exception):
@@ -41,14 +57,121 @@ def translations_file(language: str) -> Path:
     return REPO / "i18n" / f"mlp.{language}.md"
 
 
-def read_translations(language: str) -> dict[str, tuple[str | None, str]]:
-    """Cell id -> (the SHA of the English text it translates, the translation)."""
+def _sections(language: str, kind: str) -> dict[str, tuple[str | None, str]]:
     text = translations_file(language).read_text()
     found = list(SECTION.finditer(text))
     return {
         m["id"]: (m["sha"], text[m.end() : found[i + 1].start() if i + 1 < len(found) else len(text)].strip("\n"))
         for i, m in enumerate(found)
+        if m["kind"] == kind
     }
+
+
+def read_translations(language: str) -> dict[str, tuple[str | None, str]]:
+    """Markdown cell id -> (the SHA of the English text it translates, the translation)."""
+    return _sections(language, "cell")
+
+
+def read_code_translations(language: str) -> dict[str, tuple[str | None, dict[str, str]]]:
+    """Code cell id -> (the SHA of its English texts when translated, English text -> translation)."""
+    table = {}
+    for cell_id, (sha, body) in _sections(language, "code").items():
+        entries = {m["en"]: m["zh"] for m in ENTRY.finditer(body)}
+        stray = [line for line in ENTRY.sub("", body).splitlines() if line.strip()]
+        if stray:
+            raise EditionError(f"code {cell_id} in {translations_file(language).name}: not `en:`/`zh:` lines: {stray}")
+        table[cell_id] = (sha, entries)
+    return table
+
+
+@dataclass(frozen=True)
+class Text:
+    """A translatable piece of a code cell: ``source[start:end]`` is its English text (a comment without its ``#``,
+    the inside of a string literal)."""
+
+    kind: str  # "comment", "docstring" or "label"
+    start: int
+    end: int
+    english: str
+
+    @property
+    def required(self) -> bool:
+        return self.kind != "label"
+
+
+def _offsets(source: str) -> list[int]:
+    starts = [0]
+    for line in source.splitlines(keepends=True):
+        starts.append(starts[-1] + len(line))
+    return starts
+
+
+def _literal(source: str, starts: list[int], node: ast.expr, kind: str) -> Text | None:
+    """The inside of the string literal ``node`` (quotes and prefix aside); None for implicit concatenations."""
+    line = source[starts[node.lineno - 1] : starts[node.lineno]]
+    start = starts[node.lineno - 1] + len(line.encode()[: node.col_offset].decode())
+    end_line = source[starts[node.end_lineno - 1] : starts[node.end_lineno]]
+    end = starts[node.end_lineno - 1] + len(end_line.encode()[: node.end_col_offset].decode())
+    literal = source[start:end]
+    prefix = len(literal) - len(literal.lstrip("rRbBuUfF"))
+    quote = 3 if literal[prefix : prefix + 3] in ('"""', "'''") else 1
+    inner = literal[prefix + quote : len(literal) - quote]
+    if literal[prefix : prefix + quote] != literal[len(literal) - quote :] or literal[prefix : prefix + quote] in inner:
+        return None
+    return Text(kind, start + prefix + quote, end - quote, inner)
+
+
+def code_texts(source: str) -> list[Text]:
+    """The comments, docstrings and plot labels of a code cell, in order (hidden tests and nbgrader markers aside)."""
+    starts = _offsets(source)
+    found = []
+    hidden = False
+    for token in tokenize.generate_tokens(io.StringIO(source).readline):
+        if token.type != tokenize.COMMENT:
+            continue
+        hidden = hidden or token.string.startswith(HIDDEN[0])
+        if not hidden and not token.string.startswith("###"):
+            body = token.string.lstrip("#").lstrip()
+            end = starts[token.end[0] - 1] + token.end[1]
+            found.append(Text("comment", end - len(body), end, body))
+        hidden = hidden and not token.string.startswith(HIDDEN[1])
+    strings: list[tuple[str, ast.expr]] = []
+    for node in ast.walk(ast.parse(source)):
+        body = getattr(node, "body", None)
+        if isinstance(node, ast.Module | ast.ClassDef | ast.FunctionDef | ast.AsyncFunctionDef) and body:
+            first = body[0]
+            if (
+                isinstance(first, ast.Expr)
+                and isinstance(first.value, ast.Constant)
+                and isinstance(first.value.value, str)
+            ):
+                strings.append(("docstring", first.value))
+        if isinstance(node, ast.Call):
+            name = getattr(node.func, "attr", getattr(node.func, "id", ""))
+            values = [
+                *(node.args if name in LABEL_CALLS else []),
+                *(k.value for k in node.keywords if k.arg in LABEL_KEYWORDS),
+            ]
+            strings += [
+                ("label", v)
+                for v in values
+                if isinstance(v, ast.JoinedStr) or (isinstance(v, ast.Constant) and isinstance(v.value, str))
+            ]
+    found += [t for kind, node in strings if (t := _literal(source, starts, node, kind)) is not None]
+    return sorted(found, key=lambda t: t.start)
+
+
+def code_sha(source: str) -> str:
+    """The SHA of a code cell's translatable English texts: it changes when a comment, docstring or label does."""
+    return english_sha("\n".join(f"{t.kind}: {t.english}" for t in code_texts(source)))
+
+
+def translate_code(source: str, entries: dict[str, str]) -> str:
+    """``source`` with each comment, docstring and label that ``entries`` translates replaced (from the end)."""
+    for text in reversed(code_texts(source)):
+        if text.english in entries:
+            source = source[: text.start] + entries[text.english] + source[text.end :]
+    return source
 
 
 def _source(cell: dict) -> str:
@@ -74,6 +197,45 @@ def problems(language: str) -> list[str]:
             )
     ids = {c["id"] for c in cells if c["cell_type"] == "markdown"}
     found += [f"the translation of cell {i} matches no markdown cell of the master" for i in table if i not in ids]
+    return found + code_problems(cells, language)
+
+
+def code_problems(cells: list[dict], language: str) -> list[str]:
+    """Every comment or docstring of a code cell without a translation, every code translation that matches nothing,
+    every code cell whose texts changed since they were stamped, and every translation that would break its literal."""
+    try:
+        table = read_code_translations(language)
+    except EditionError as error:
+        return [str(error)]
+    found = []
+    for number, cell in enumerate(cells):
+        if cell["cell_type"] != "code":
+            continue
+        texts = code_texts(_source(cell))
+        sha, entries = table.get(cell["id"], (None, {}))
+        where = f"code cell {number} (id {cell['id']}, grade id {cell['metadata'].get('nbgrader', {}).get('grade_id')})"
+        missing = [t.english for t in texts if t.required and t.english not in entries]
+        if missing:
+            found.append(f"{where} has no translation of: " + "; ".join(repr(e) for e in missing))
+        english = {t.english for t in texts}
+        found += [
+            f"{where}: the translated English text {e!r} is no longer in the cell" for e in entries if e not in english
+        ]
+        if cell["id"] in table and sha != code_sha(_source(cell)):
+            found.append(
+                f"{where}: its comments, docstrings or labels changed since they were translated (or were never "
+                f"stamped): update their translations, then run `python -m autograder edition {language} --stamp`"
+            )
+        for text in texts:
+            zh = entries.get(text.english)
+            if (
+                zh is not None
+                and text.kind != "comment"
+                and any(c in zh for c in ('"', "'", "\\", "{", "}") if c not in text.english)
+            ):
+                found.append(f"{where}: the translation of {text.english!r} adds a quote, backslash or brace")
+    ids = {c["id"] for c in cells if c["cell_type"] == "code"}
+    found += [f"the translation of code {i} matches no code cell of the master" for i in table if i not in ids]
     return found
 
 
@@ -82,12 +244,15 @@ def edition(language: str) -> dict[str, bytes]:
     trouble = problems(language)
     if trouble:
         raise EditionError("\n".join(trouble))
-    table = read_translations(language)
+    table, code = read_translations(language), read_code_translations(language)
     notebook = json.loads((MASTER / NOTEBOOK).read_text())
     translated = copy.deepcopy(notebook)
     for cell in translated["cells"]:
         if cell["cell_type"] == "markdown":
             cell["source"] = table[cell["id"]][1]
+        elif cell["id"] in code:
+            source = translate_code(_source(cell), code[cell["id"]][1])
+            cell["source"] = source.splitlines(keepends=True) if isinstance(cell["source"], list) else source
     # named after the assignment, as `python -m autograder grade mlp_<language>` expects by default
     files = {f"mlp_{language}.ipynb": (json.dumps(translated, indent=1, ensure_ascii=False) + "\n").encode()}
     for helper in sorted(MASTER.glob("*.py")):
@@ -101,18 +266,22 @@ def edition(language: str) -> dict[str, bytes]:
 
 
 def stamp(language: str) -> None:
-    """Record the master's current English text of every translated cell as translated."""
-    cells = {
-        c["id"]: _source(c)
-        for c in json.loads((MASTER / NOTEBOOK).read_text())["cells"]
-        if c["cell_type"] == "markdown"
+    """Record the master's current English text of every translated cell (and code cell) as translated."""
+    cells = json.loads((MASTER / NOTEBOOK).read_text())["cells"]
+    shas = {
+        ("cell" if c["cell_type"] == "markdown" else "code", c["id"]): (
+            english_sha(_source(c)) if c["cell_type"] == "markdown" else code_sha(_source(c))
+        )
+        for c in cells
     }
     path = translations_file(language)
     text = path.read_text()
     path.write_text(
         SECTION.sub(
             lambda m: (
-                f"<!-- cell {m['id']} sha {english_sha(cells[m['id']])} -->\n" if m["id"] in cells else m.group(0)
+                f"<!-- {m['kind']} {m['id']} sha {shas[m['kind'], m['id']]} -->\n"
+                if (m["kind"], m["id"]) in shas
+                else m.group(0)
             ),
             text,
         )
@@ -123,7 +292,11 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("language", help="the edition's language, e.g. zh (translations in i18n/mlp.<language>.md)")
     parser.add_argument("--check", action="store_true", help="compare only; exit 1 if source/mlp_<language> is stale")
-    parser.add_argument("--stamp", action="store_true", help="mark every translated cell's English text as translated")
+    parser.add_argument(
+        "--stamp",
+        action="store_true",
+        help="mark every translated cell's English text (and code cell's comments) as translated",
+    )
     args = parser.parse_args(argv)
     if args.stamp:
         stamp(args.language)
