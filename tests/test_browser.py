@@ -266,7 +266,7 @@ def test_chinese_edition_shows_chinese_headings_and_messages(lab: dict[str, Any]
     shown = output.text_content() or ""
     assert "Linear：`Linear.forward` 还没有实现。" in shown and "Traceback" not in shown, shown
     assert "not written yet" not in shown, shown
-    heading = page.locator(".jp-MarkdownOutput h2", has_text="全连接层 Linear")
+    heading = page.locator(".jp-MarkdownOutput h2", has_text="线性层 Linear")
     assert heading.count() >= 1
     check.scroll_into_view_if_needed()
     page.screenshot(path=str(SHOTS / "zh_public_check_stub.png"))
