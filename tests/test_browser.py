@@ -260,7 +260,7 @@ def test_chinese_edition_shows_chinese_headings_and_messages(lab: dict[str, Any]
     page = _open(lab, "zh_untouched")
     page.locator(".jp-MarkdownOutput h1", has_text="作业：从零实现多层感知机").first.wait_for(timeout=30_000)
     _command(page, "Run", "Run All Cells")
-    check = _cell(page, "# Public checks for Linear")
+    check = _cell(page, "# Linear 的公开检查")
     output = check.locator(".jp-OutputArea")
     output.get_by_text("还没有实现").wait_for(timeout=60_000)
     shown = output.text_content() or ""
