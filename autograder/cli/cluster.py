@@ -38,10 +38,13 @@ import time
 import uuid
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from autograder.faults import GraderFault
+from autograder.faults import FAULT_RECORD_ENV, Fault, GraderFault
 from autograder.settings import CoursePaths
+
+if TYPE_CHECKING:
+    from autograder.cli.grade import Attempt
 
 LOG_TAIL = 200_000  # characters of the worker's nbgrader log sent back
 WORKER_MNIST_ENV = "MNIST_DIR"
@@ -66,7 +69,7 @@ class Task:
 
 @dataclass(frozen=True)
 class Result:
-    returncode: int
+    fault: Fault | None  # None: graded
     seconds: float
     log: str
     autograded: dict[str, bytes]  # autograded/<student>/<assignment>/..., relative to it
@@ -143,14 +146,14 @@ c.KitGrading.sandbox = {task.sandbox!r}
 
 def grade_task(task: Task) -> Result:
     """Run on a Dask worker: grade one submission in a temporary course; the grades go to ``task.db_url``."""
-    from autograder.cli.grade import run_limited
+    from autograder.cli.grade import outcome, run_limited
     from autograder.plugins.verify import PREPARED_ENV
 
     start = time.perf_counter()
     try:
         mnist = _worker_mnist_dir(task)
     except GraderFault as error:
-        return Result(1, time.perf_counter() - start, f"GraderFault: {error}\n", {}, os.uname().nodename)
+        return Result(Fault("grader", str(error)), time.perf_counter() - start, f"{error}\n", {}, os.uname().nodename)
     with tempfile.TemporaryDirectory(prefix="kit-task-") as folder:
         root = Path(folder) / "course"
         _write_course(root, task, mnist)
@@ -162,7 +165,8 @@ def grade_task(task: Task) -> Result:
                 "PATH": os.pathsep.join([str(Path(sys.executable).parent), env.get("PATH", "")]),
             }
         )
-        log = root / "autograde.log"
+        log, record = root / "autograde.log", root / "fault.json"
+        env[FAULT_RECORD_ENV] = str(record)
         returncode = run_limited(
             [sys.executable, "-m", "nbgrader", "autograde", task.assignment, "--student", task.student, "--force"],
             root,
@@ -174,8 +178,10 @@ def grade_task(task: Task) -> Result:
         graded = root / "autograded" / task.student / task.assignment
         files = {str(p.relative_to(graded)): p.read_bytes() for p in sorted(graded.rglob("*")) if p.is_file()}
         text = log.read_text(errors="replace")
-    code = -signal.SIGKILL if returncode is None else returncode
-    return Result(code, time.perf_counter() - start, text[-LOG_TAIL:], files, os.uname().nodename)
+        fault = outcome(returncode, record, log, task.autograde_seconds)
+    if fault is None and not files:
+        fault = Fault("nbgrader", "nbgrader autograde ended without writing the autograded notebook")
+    return Result(fault, time.perf_counter() - start, text[-LOG_TAIL:], files, os.uname().nodename)
 
 
 # ---------------------------------------------------------------- on the instructor's machine
@@ -237,11 +243,11 @@ class Dispatcher:
         except Exception:  # noqa: BLE001 - only for the progress line
             return -1
 
-    def autograde(self, student: str) -> tuple[bool, float, str]:
-        """Grade one submission on the cluster; return (succeeded, seconds, log file), as ``grade.autograde_one``."""
+    def autograde(self, student: str) -> Attempt:
+        """Grade one submission on the cluster, as ``grade.autograde_one`` does here."""
         from distributed import KilledWorker
 
-        from autograder.cli.grade import log_path, mark_graded
+        from autograder.cli.grade import Attempt, log_path, mark_graded
 
         folder = self.paths.submitted(student, self.assignment)
         task = Task(student=student, submission=_files(folder), **self._template)
@@ -251,23 +257,25 @@ class Dispatcher:
         try:
             result: Result = future.result()
         except KilledWorker as error:
-            log.write_text(f"GraderFault: the workers running this submission died ({error})\n")
-            return False, time.perf_counter() - start, str(log)
+            fault = Fault("cluster", f"the workers running this submission died ({error})")
         except Exception as error:  # noqa: BLE001 - the task itself failed on the worker: the grader's fault
-            log.write_text(f"GraderFault: the Dask task failed ({type(error).__name__}: {error})\n")
-            return False, time.perf_counter() - start, str(log)
+            fault = Fault("cluster", f"the Dask task failed ({type(error).__name__}: {error})")
+        else:
+            fault = None
         finally:
             future.release()
+        if fault is not None:
+            log.write_text(f"{fault.detail}\n")  # for the person reading the log
+            return Attempt(fault, time.perf_counter() - start, str(log))
         log.write_text(f"(graded on worker {result.worker})\n{result.log}")
         target = self.paths.autograded(student, self.assignment)
-        ok = result.returncode == 0 and bool(result.autograded)
-        if ok:
+        if result.fault is None:
             shutil.rmtree(target, ignore_errors=True)
             for relative, data in result.autograded.items():
                 (target / relative).parent.mkdir(parents=True, exist_ok=True)
                 (target / relative).write_bytes(data)
             mark_graded(self.paths, self.assignment, student)
-        return ok, result.seconds, str(log)
+        return Attempt(result.fault, result.seconds, str(log))
 
     def close(self) -> None:
         self.client.close()

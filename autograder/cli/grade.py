@@ -33,7 +33,6 @@ from __future__ import annotations
 import argparse
 import hashlib
 import os
-import re
 import shutil
 import signal
 import subprocess
@@ -42,11 +41,12 @@ import threading
 import time
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from autograder import sandbox
-from autograder.faults import GraderFault
+from autograder.faults import FAULT_RECORD_ENV, Fault, GraderFault
 from autograder.plugins.sanitize import NOTE, refusal_note, refused_files
 from autograder.plugins.verify import prepare_grading, prepared_env
 from autograder.settings import CoursePaths, KitGrading, load_course_config
@@ -156,18 +156,37 @@ def is_graded(paths: CoursePaths, assignment: str, student: str, notebook: str) 
 
 
 STOPPED = "grading of this submission was stopped after"
-"""In the log of an autograde that reached ``KitGrading.autograde_seconds``: such a submission is not retried."""
-FAULT_LINE = re.compile(r"(GraderFault|SandboxError|OperationalError|OSError|NbGraderException)[^:]*: (.*)")
 
 
-def _fault(log: Path) -> str:
-    """Why an autograde failed, from its log: the grader's own message if it gave one."""
+def stopped(seconds: float) -> Fault:
+    """The fault of an autograde that ran ``KitGrading.autograde_seconds`` and was killed (not retried)."""
+    return Fault(
+        "stopped",
+        f"the {STOPPED} {seconds:g} s (c.KitGrading.autograde_seconds), which only a hung grader or an overloaded "
+        "machine reaches; it was not retried",
+    )
+
+
+def nbgrader_failed(returncode: int, log: Path) -> Fault:
+    """The fault of an autograde that failed without a record of the kit's: nbgrader's own last error, as it
+    wrote it, for the person who reads it."""
     text = log.read_text(errors="replace") if log.exists() else ""
-    found = FAULT_LINE.findall(text)
-    if found:
-        return found[-1][1].strip()
-    errors = [line for line in text.splitlines() if "ERROR" in line]
-    return errors[-1].strip() if errors else "nbgrader autograde failed without a message"
+    errors = [line.strip() for line in text.splitlines() if "ERROR" in line or "Error:" in line]
+    said = errors[-1] if errors else "no error message"
+    return Fault("nbgrader", f"nbgrader autograde failed (exit status {returncode}; {said})")
+
+
+@dataclass(frozen=True)
+class Attempt:
+    """One autograde of one submission: graded or not (then the fault), how long it took, and its log."""
+
+    fault: Fault | None
+    seconds: float
+    log: str
+
+    @property
+    def graded(self) -> bool:
+        return self.fault is None
 
 
 def log_path(paths: CoursePaths, student: str) -> Path:
@@ -204,10 +223,7 @@ def run_limited(
         except subprocess.TimeoutExpired:
             os.killpg(process.pid, signal.SIGKILL)  # its sandboxes die with it (bubblewrap's --die-with-parent)
             process.wait()
-            out.write(
-                f"\nGraderFault: the {STOPPED} {seconds:g} s (c.KitGrading.autograde_seconds), which only a hung "
-                "grader or an overloaded machine reaches; it was not retried\n"
-            )
+            out.write(f"\n{stopped(seconds).detail}\n")  # for the person reading the log
             return None
         except BaseException:
             os.killpg(process.pid, signal.SIGKILL)
@@ -215,23 +231,38 @@ def run_limited(
             raise
 
 
-def autograde_one(
-    paths: CoursePaths, assignment: str, student: str, force: bool, env: dict[str, str]
-) -> tuple[bool, float, str]:
-    """``nbgrader autograde`` of one student, within ``KitGrading.autograde_seconds``; return (succeeded, seconds,
-    log file)."""
+def autograde_one(paths: CoursePaths, assignment: str, student: str, force: bool, env: dict[str, str]) -> Attempt:
+    """``nbgrader autograde`` of one student, within ``KitGrading.autograde_seconds``."""
     log = log_path(paths, student)
+    record = log.with_suffix(".fault.json")
+    record.unlink(missing_ok=True)
     redo = force or paths.autograded(student, assignment).exists()  # an interrupted run left a partial result
     start = time.perf_counter()
     command = [sys.executable, "-m", "nbgrader", "autograde", assignment, "--student", student]
     returncode = run_limited(
-        [*command, *(["--force"] if redo else [])], paths.root, env, log, paths.kit.autograde_seconds
+        [*command, *(["--force"] if redo else [])],
+        paths.root,
+        {**env, FAULT_RECORD_ENV: str(record)},
+        log,
+        paths.kit.autograde_seconds,
     )
     seconds = time.perf_counter() - start
-    ok = returncode == 0 and paths.autograded(student, assignment).exists()
-    if ok:
+    fault = outcome(returncode, record, log, paths.kit.autograde_seconds)
+    if fault is None and not paths.autograded(student, assignment).exists():
+        fault = Fault("nbgrader", "nbgrader autograde ended without writing the autograded notebook")
+    if fault is None:
         mark_graded(paths, assignment, student)
-    return ok, seconds, str(log)
+    return Attempt(fault, seconds, str(log))
+
+
+def outcome(returncode: int | None, record: Path, log: Path, limit: float) -> Fault | None:
+    """Why an autograde that exited with ``returncode`` (None: killed at ``limit`` seconds) left its submission
+    ungraded, or None if it graded it."""
+    if returncode is None:
+        return stopped(limit)
+    if returncode != 0:
+        return Fault.read(record) or nbgrader_failed(returncode, log)
+    return None
 
 
 def forget_ungraded(paths: CoursePaths, assignment: str, student: str) -> None:
@@ -357,11 +388,11 @@ def grade_class(
 
         dispatcher = Dispatcher(scheduler, paths, config, grading, assignment)
         print(f"Dask scheduler: {scheduler}; {dispatcher.describe()}", file=out, flush=True)
-        attempt: Callable[[str], tuple[bool, float, str]] = dispatcher.autograde
+        attempt: Callable[[str], Attempt] = dispatcher.autograde
         where = f"on the Dask cluster at {scheduler}"
     else:
 
-        def attempt(student: str) -> tuple[bool, float, str]:
+        def attempt(student: str) -> Attempt:
             return autograde_one(paths, assignment, student, force, env)
 
         where = f"with {jobs} job(s)"
@@ -371,7 +402,7 @@ def grade_class(
         flush=True,
     )
     results: dict[str, bool] = {}
-    faults: dict[str, str] = {}
+    faults: dict[str, Fault] = {}
     in_flight: set[str] = set()
     progress = Progress(len(todo), out, dispatcher.running if dispatcher else lambda: len(in_flight))
 
@@ -379,28 +410,30 @@ def grade_class(
         with progress.lock:
             in_flight.add(student)
         for tried in range(1, kit.grade_attempts + 1):
-            ok, seconds, log = attempt(student)
-            if ok:
+            result = attempt(student)
+            if result.fault is None:
                 break
-            stopped = STOPPED in _fault(Path(log))
+            again = result.fault.retry and tried < kit.grade_attempts
             with progress.lock:
                 progress.say(
-                    f"  {student}: grading failed ({_fault(Path(log))}); "
-                    + ("trying again" if tried < kit.grade_attempts and not stopped else "left ungraded")
+                    f"  {student}: grading failed ({result.fault.detail}); "
+                    + ("trying again" if again else "left ungraded")
                 )
-            if stopped:
+            if not result.fault.retry:
                 break
-        if not ok:
-            faults[student] = _fault(Path(log))
+        if result.fault is not None:
+            faults[student] = result.fault
             try:
                 forget_ungraded(paths, assignment, student)
             except Exception as error:  # noqa: BLE001 - the gradebook itself may be what failed
-                faults[student] += f" (and the gradebook could not be cleaned: {error})"
+                faults[student] = Fault(
+                    result.fault.kind, f"{result.fault.detail} (and the gradebook could not be cleaned: {error})"
+                )
         with progress.lock:
             in_flight.discard(student)
-            results[student] = ok
-        status = "graded" if ok else f"NOT GRADED (the grader's fault, not the student's), see {log}"
-        progress.finished(ok, f"{student}: {status} ({seconds:.1f} s)")
+            results[student] = result.graded
+        status = "graded" if result.graded else f"NOT GRADED (the grader's fault, not the student's), see {result.log}"
+        progress.finished(result.graded, f"{student}: {status} ({result.seconds:.1f} s)")
 
     started = progress.started
     try:
@@ -421,7 +454,7 @@ def grade_class(
         flush=True,
     )
     for student in failed:
-        print(f"  {student}: {faults[student]}", file=out, flush=True)
+        print(f"  {student}: {faults[student].detail}", file=out, flush=True)
     if failed:
         print(
             "No grade was written for them. Fix the cause above, then run the same command again: it grades only "

@@ -50,7 +50,7 @@ from nbgrader.preprocessors import Execute
 from traitlets import Bool
 
 from autograder import sandbox
-from autograder.faults import GraderFault
+from autograder.faults import GraderFault, recording_faults
 from autograder.settings import KitGrading
 
 GRADER_PACKAGE = Path(__file__).resolve().parents[1]
@@ -258,6 +258,7 @@ class SandboxedExecute(Execute):
         self._cell_chars = self._notebook_chars = 0
         self._cut = False
 
+    @recording_faults
     def preprocess(self, nb: NotebookNode, resources: Any = None, km: Any = None) -> tuple[NotebookNode, Any]:
         self._running = -1
         self._notebook_chars = 0

@@ -39,7 +39,7 @@ from nbgrader.preprocessors import NbGraderPreprocessor
 from traitlets import Bool
 
 from autograder import registry, sandbox
-from autograder.faults import GraderFault
+from autograder.faults import GraderFault, recording_faults
 from autograder.judge import secret
 from autograder.judge.inputs import inputs_for
 from autograder.plugins.course_data import resolve_mnist
@@ -224,6 +224,7 @@ class VerifyOutsideKernel(NbGraderPreprocessor):
 
     enabled = Bool(True, help="Verify outside the kernel (turn off only to debug the kit itself).").tag(config=True)
 
+    @recording_faults
     def preprocess(self, nb: NotebookNode, resources: dict[str, Any]) -> tuple[NotebookNode, dict[str, Any]]:
         info = resources["nbgrader"]
         grading = prepare_grading(self.config, info["assignment"], self.log)

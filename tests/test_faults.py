@@ -1,0 +1,87 @@
+"""The grader's faults travel to the grade command as data: a record written inside nbgrader autograde, read as is.
+
+Whether a submission is tried again, and what the TA reads about it, come from the record's fields, never from
+the text of a log.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from autograder.cli.grade import STOPPED, outcome
+from autograder.faults import FAULT_RECORD_ENV, RETRY, Fault, GraderFault, recording_faults
+from autograder.sandbox import SandboxError
+
+
+class Preprocessor:
+    def __init__(self, error: BaseException | None) -> None:
+        self.error = error
+
+    @recording_faults
+    def preprocess(self, nb: dict, resources: dict) -> tuple[dict, dict]:
+        if self.error is not None:
+            raise self.error
+        return nb, resources
+
+
+@pytest.fixture
+def record(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    path = tmp_path / "fault.json"
+    monkeypatch.setenv(FAULT_RECORD_ENV, str(path))
+    return path
+
+
+@pytest.mark.parametrize(
+    ("error", "kind"), [(GraderFault("the machine is too busy"), "grader"), (SandboxError("no userns"), "sandbox")]
+)
+def test_a_grader_fault_in_a_preprocessor_is_recorded_and_still_raised(
+    record: Path, error: Exception, kind: str
+) -> None:
+    with pytest.raises(type(error)):
+        Preprocessor(error).preprocess({}, {})
+    assert Fault.read(record) == Fault(kind, str(error))
+
+
+def test_an_error_that_is_not_a_grader_fault_leaves_no_record(record: Path) -> None:
+    with pytest.raises(KeyError):
+        Preprocessor(KeyError("x")).preprocess({}, {})
+    assert not record.exists()
+    assert Preprocessor(None).preprocess({"a": 1}, {}) == ({"a": 1}, {})
+
+
+def test_without_the_variable_nothing_is_written(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.delenv(FAULT_RECORD_ENV, raising=False)
+    monkeypatch.chdir(tmp_path)
+    with pytest.raises(GraderFault):
+        Preprocessor(GraderFault("x")).preprocess({}, {})
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_the_outcome_of_an_autograde_comes_from_its_exit_status_and_its_record(tmp_path: Path) -> None:
+    log, record = tmp_path / "log", tmp_path / "fault.json"
+    log.write_text("[AutogradeApp | ERROR] sqlite3.OperationalError: database is locked\nGraderFault: not this line\n")
+    assert outcome(0, record, log, 900) is None
+    stopped = outcome(None, record, log, 900)
+    assert stopped is not None and stopped.kind == "stopped" and not stopped.retry and STOPPED in stopped.detail
+    nbgrader = outcome(1, record, log, 900)
+    assert nbgrader is not None and nbgrader.kind == "nbgrader" and nbgrader.retry
+    assert "database is locked" in nbgrader.detail and "exit status 1" in nbgrader.detail
+    Fault("grader", "a sandboxed worker stalled: this machine is too busy to grade now").write(record)
+    assert outcome(1, record, log, 900) == Fault(
+        "grader", "a sandboxed worker stalled: this machine is too busy to grade now"
+    )
+
+
+def test_a_record_that_is_not_one_counts_as_none(tmp_path: Path) -> None:
+    for text in ("", "{", '{"kind": "grader"}', '{"kind": "made up", "detail": "x"}', "[1, 2]"):
+        (tmp_path / "record").write_text(text)
+        assert Fault.read(tmp_path / "record") is None, text
+    assert Fault.read(tmp_path / "missing") is None
+
+
+def test_every_kind_says_whether_trying_again_can_help() -> None:
+    assert {kind for kind, retry in RETRY.items() if not retry} == {"stopped"}
+    with pytest.raises(ValueError, match="unknown kind"):
+        Fault("bad luck", "x")
