@@ -256,6 +256,10 @@ def apply(c: Config) -> None:
     """The kit's nbgrader settings: a course's ``nbgrader_config.py`` calls this, then changes what it needs."""
     c.Execute.timeout = 120  # only a cell that hangs reaches it; hidden checks are decided outside the kernel
     c.SandboxedExecute.timeout = 120
+    # The sandbox gives the kernel no JPY_PARENT_PID (a PID outside its PID namespace would be the wrong process), so
+    # ipykernel took itself for `ipython kernel` and printed "Ctrl-C will not work" to the grading log. 1 says "my
+    # parent is init": nothing to poll (the sandbox dies with nbgrader), and no note.
+    c.SandboxedExecute.extra_arguments = ["--IPKernelApp.parent_handle=1"]
     c.Autograde.create_student = True
     # Test cells a student deleted are put back; a cell whose grade_id was changed is first made a plain cell.
     c.OverwriteCells.add_missing_cells = True
@@ -265,7 +269,8 @@ def apply(c: Config) -> None:
         "nbgrader.preprocessors.DeduplicateIds",
         "nbgrader.preprocessors.OverwriteKernelspec",
         "autograder.plugins.sanitize.ForgetUnknownCells",
-        "nbgrader.preprocessors.OverwriteCells",
+        # OverwriteCells, warning only of locked cells the student edited, not of hidden tests the release stripped
+        "autograder.plugins.locked_cells.OverwriteLockedCells",
         "nbgrader.preprocessors.CheckCellMetadata",
     ]
     # The kernel runs sandboxed and sees no grader code; every hidden check is decided outside it, in sandboxed
