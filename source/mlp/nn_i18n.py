@@ -10,8 +10,10 @@ edition's copy of this file differs from this one in ``LANGUAGE`` only (the kit 
 
 from __future__ import annotations
 
+import logging
 import re
 from functools import cache
+from typing import Any
 
 LANGUAGE = "en"
 """The language messages are shown in: "en" or "zh"."""
@@ -29,6 +31,10 @@ ZH: tuple[tuple[str, str], ...] = (
         "请在 `raise NotImplementedError()` 的位置写上你的代码，运行它所在的单元格，然后再运行这项检查。",
     ),
     ("{part}: public checks passed.", "{part}：公开检查全部通过。"),
+    (
+        "No Chinese font found: the plots' Chinese labels show as boxes (install one, e.g. Noto Sans CJK SC).",
+        "没有找到中文字体：图中的中文标签会显示为方框（请安装一种中文字体，例如 Noto Sans CJK SC）。",
+    ),
     ("{what}: `{raw_method}` is not written yet.", "{what}：`{raw_method}` 还没有实现。"),
     ("{what} raised {raw_exception}: {raw_message}", "{what} 抛出了 {raw_exception}：{raw_message}"),
     (
@@ -629,6 +635,27 @@ TABLES = {"zh": ZH}
 FREE = ("raw_message", "raw_rest", "raw_line", "raw_problem")
 """Raw placeholders that may hold ": " (an exception's message, a line of code); other raw ones stop before it."""
 GENERIC = "{first}: {second}"
+
+
+NO_CHINESE_FONT = "No Chinese font found: the plots' Chinese labels show as boxes (install one, e.g. Noto Sans CJK SC)."
+CJK_FONTS = ("Noto Sans CJK SC", "Source Han Sans SC", "WenQuanYi Zen Hei", "Microsoft YaHei", "PingFang SC", "SimHei")
+"""Fonts with Chinese characters, the most common first: Linux, Windows, macOS."""
+
+
+def use_plot_fonts(plt: Any) -> None:
+    """Let matplotlib (``plt``, its pyplot: these helpers import nothing beyond NumPy) draw this edition's plot
+    labels: in the Chinese edition, Latin text in matplotlib's own font and Chinese in the first Chinese font
+    installed (or a note on how to get one). The English edition changes nothing."""
+    if LANGUAGE == "en":
+        return
+    installed = {font.name for font in plt.matplotlib.font_manager.fontManager.ttflist}
+    found = [name for name in CJK_FONTS if name in installed]
+    if found:
+        plt.rcParams["font.family"] = ["DejaVu Sans", *found]
+        # some Chinese fonts have no "normal" weight (WenQuanYi's is 500): matplotlib uses theirs and says so, at length
+        logging.getLogger("matplotlib.font_manager").setLevel(logging.ERROR)
+    else:
+        print(translate(NO_CHINESE_FONT))
 
 
 @cache
