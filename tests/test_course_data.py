@@ -79,3 +79,16 @@ def test_the_download_cache_is_used_and_handed_on_as_an_absolute_path(
 def test_missing_data_is_the_graders_fault_with_the_loaders_message(elsewhere: Path) -> None:
     with pytest.raises(GraderFault, match="MNIST for the gate cannot be used.*no-such-folder"):
         resolve_mnist(_kit(elsewhere, mnist_dir="no-such-folder"), HELPERS)
+
+
+def test_a_wrong_relative_folder_is_told_with_the_setting_that_named_it_and_where_it_was_taken_from(
+    elsewhere: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("MNIST_DIR", "../shared/data/mnist")  # written for the clone, run in a course folder below it
+    with pytest.raises(GraderFault) as told:
+        resolve_mnist(_kit(elsewhere), HELPERS)
+    message = str(told.value)
+    assert "MNIST_DIR=../shared/data/mnist, taken from the folder the command runs in" in message, message
+    assert str(Path.cwd()) in message and "data_dir argument" not in message, message
+    with pytest.raises(GraderFault, match=r"c.KitGrading.mnist_dir = 'data/mnlst', taken from the course folder"):
+        resolve_mnist(_kit(elsewhere, mnist_dir="data/mnlst"), HELPERS)

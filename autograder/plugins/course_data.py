@@ -23,9 +23,16 @@ def resolve_mnist(kit: KitGrading, helpers: Path) -> Path:
 
     try:
         if kit.mnist_dir:
-            data = load_mnist((kit.course_root() / Path(kit.mnist_dir).expanduser()).resolve())
+            data = load_mnist(
+                (kit.course_root() / Path(kit.mnist_dir).expanduser()).resolve(),
+                given_as=f"c.KitGrading.mnist_dir = {kit.mnist_dir!r}, taken from the course folder "
+                f"{kit.course_root()}",
+            )
         elif os.environ.get("MNIST_DIR"):
-            data = load_mnist(Path(os.environ["MNIST_DIR"]).expanduser().resolve())
+            data = load_mnist(
+                Path(os.environ["MNIST_DIR"]).expanduser().resolve(),
+                given_as=f"MNIST_DIR={os.environ['MNIST_DIR']}, taken from the folder the command runs in {Path.cwd()}",
+            )
         else:
             data = load_mnist(download=kit.download_mnist)
     except MnistDataError as error:

@@ -212,6 +212,9 @@ def _load_user_dir(directory: Path, origin: str, strict_checksums: bool) -> Mnis
     if origin == "argument":
         where = f"the directory {directory} (given as the data_dir argument)"
         advice = f"Put the four MNIST files ({names}) there, or call load_mnist() without data_dir to download them."
+    elif origin != "env":  # the caller's own words for where the directory came from
+        where = f"the directory {directory} ({origin})"
+        advice = f"Put the four MNIST files ({names}) there."
     else:
         where = f"the directory {directory} (from the environment variable ${MNIST_DIR_ENV})"
         advice = f"Put the four MNIST files ({names}) there, or unset {MNIST_DIR_ENV} to download them."
@@ -359,16 +362,18 @@ def load_mnist(
     download: bool = True,
     mirrors: Sequence[str] = DEFAULT_MIRRORS,
     strict_checksums: bool = False,
+    given_as: str = "",
 ) -> Mnist:
     """Load MNIST from ``data_dir`` / ``$MNIST_DIR`` if set, else from (and into) the download cache.
 
     A directory you choose is used as is: its checksums are only reported in
     ``Mnist.official_bytes`` unless ``strict_checksums=True``. Cached and
     downloaded files must match the official SHA-256 sums.
-    Raises MnistDataError with an explanation if the data cannot be loaded.
+    Raises MnistDataError with an explanation if the data cannot be loaded; ``given_as`` says there how
+    ``data_dir`` was chosen (default: as the data_dir argument).
     """
     if data_dir is not None and os.fspath(data_dir) != "":
-        return _load_user_dir(Path(data_dir).expanduser(), "argument", strict_checksums)
+        return _load_user_dir(Path(data_dir).expanduser(), given_as or "argument", strict_checksums)
     env_dir = os.environ.get(MNIST_DIR_ENV, "")
     if env_dir:
         return _load_user_dir(Path(env_dir).expanduser(), "env", strict_checksums)
