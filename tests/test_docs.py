@@ -1,15 +1,26 @@
-"""README.md tells the truth: CI runs its test command, and its points table matches the notebook."""
+"""README.md and docs/ tell the truth: CI runs the README's test command, its points table matches the notebook, the
+grading contract's example message is the grader's own, and every relative link leads to a file (and heading) that
+exists."""
 
 import re
+from pathlib import Path
 
 from test_generated_files import check_points_table
 
 from conftest import REPO
 
+DOCS = [REPO / "README.md", *sorted((REPO / "docs").glob("*.md"))]
+GRADING_CONTRACT = REPO / "docs" / "grading-contract.md"
+
 
 def _readme_commands() -> list[str]:
     first_block = re.search(r"```bash\n(.*?)```", (REPO / "README.md").read_text(), re.S).group(1)
     return [line for line in first_block.splitlines() if line and not line.startswith("#")]
+
+
+def documented_feedback_message() -> str:
+    """The grading contract's example (*Diagnosis*): what the grader writes into a failed hidden test cell."""
+    return re.search(r"for example\n\n```\n(.*?)\n```", GRADING_CONTRACT.read_text(), re.S).group(1)
 
 
 def test_readme_opens_with_a_demo_command_and_a_test_command() -> None:
@@ -24,3 +35,46 @@ def test_ci_runs_the_readme_test_command() -> None:
 
 def test_readme_points_table_matches_the_notebook() -> None:
     check_points_table("README.md", (REPO / "README.md").read_text())
+
+
+def test_the_documented_message_names_a_catalogued_cause_and_the_formula() -> None:
+    """The example ends as the grader's message for the catalogued `dW = Gᵀ X` does: dW's suspect that names that
+    mistake's cause, then dW's formula."""
+    import nn_diagnosis
+    from catalogue.mistakes import MISTAKES
+
+    message = documented_feedback_message()
+    cause = next(m.cause for m in MISTAKES if m.name == "linear_dw_transposed")
+    suspect = next(s.cause for s in nn_diagnosis.LINEAR_DW.suspects if cause in s.cause)
+    assert message.endswith(nn_diagnosis.explain("", suspect, nn_diagnosis.LINEAR_DW.formula)), message
+    assert message.startswith("Linear(") and " expected " in message and " got " in message, message
+
+
+def _slug(heading: str) -> str:
+    """GitHub's anchor for a heading: lower case, punctuation but hyphens dropped, spaces as hyphens."""
+    text = re.sub(r"[`*_]|\[([^\]]*)\]\([^)]*\)", r"\1", heading.strip().lower())
+    return re.sub(r"[^\w\- ]", "", text).replace(" ", "-")
+
+
+def _outside_code(text: str) -> str:
+    return re.sub(r"^```.*?^```", "", text, flags=re.S | re.M)
+
+
+def _anchors(page: Path) -> set[str]:
+    return {_slug(h) for h in re.findall(r"^#+ (.+)$", _outside_code(page.read_text()), re.M)}
+
+
+def test_every_relative_link_leads_to_an_existing_file_and_heading() -> None:
+    broken = []
+    for page in DOCS:
+        for target in re.findall(r"\]\(([^)\s]+)\)", _outside_code(page.read_text())):
+            if re.match(r"[a-z][a-z0-9+.-]*:", target):  # https:, mailto: ...
+                continue
+            path, _, anchor = target.partition("#")
+            file = (page.parent / path).resolve() if path else page
+            if not file.is_relative_to(REPO) or not file.exists():
+                broken.append(f"{page.relative_to(REPO)}: {target} (no such file)")
+            elif anchor and file.suffix == ".md" and anchor not in _anchors(file):
+                broken.append(f"{page.relative_to(REPO)}: {target} (no such heading)")
+    assert not broken, "\n".join(broken)
+    assert len(DOCS) > 2
