@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from test_docs import documented_feedback_message
 
 from student_notebooks import STATES, solution_source, student_notebook
 
@@ -273,12 +274,8 @@ def test_chinese_edition_shows_chinese_headings_and_messages(lab: dict[str, Any]
     page.close()
 
 
-FEEDBACK_MESSAGE = (  # the README's example: what the grader writes into a failed hidden test cell
-    "Linear(5, 5) with x of shape (6, 5): W.grad after backward(grad): expected -2.02315 at index (1, 3) (relative "
-    "error at most 1e-06), got 3.37684, relative error 1.14.\n  Likely cause: dW = Gᵀ X: the product is transposed.\n"
-    "  The formula: dW = Xᵀ G, of the shape of W (D_in, D_out), with X the input of the latest forward; store it in "
-    "self.W.grad"
-)
+FEEDBACK_MESSAGE = documented_feedback_message()
+"""docs/grading-contract.md's example: what the grader writes into a failed hidden test cell."""
 
 
 def feedback_html(assignment: str, folder: Path) -> Path:

@@ -186,7 +186,8 @@ def test_an_ordinary_user_installs_the_kit_from_a_clone_root_owns() -> None:
 
         refused = run("git", "clone", "-q", str(clone), str(mine / "own"))
         assert refused.returncode != 0 and "dubious ownership" in refused.stderr, refused.stderr
-        # As git's message says, and the README: trust the shared clone once, then clone or install from its URL.
+        # As git's message says, and docs/instructor-guide.md: trust the shared clone once, then clone or install
+        # from its URL.
         assert run("git", "config", "--global", "--add", "safe.directory", f"{clone}/.git").returncode == 0
         from_git = run(*pip, "--force-reinstall", "--no-deps", f"git+file://{clone}")
         assert from_git.returncode == 0, from_git.stdout[-3000:] + from_git.stderr[-3000:]
