@@ -7,7 +7,8 @@ Paths that are not absolute are relative to the course directory (``CourseDirect
 folder a sandbox runs in. Print every trait with its help:
 ``python -c "from autograder.settings import KitGrading; print(KitGrading.class_get_help())"``.
 
-May import: nbgrader, traitlets and ``autograder.sandbox`` (its ``Limits``), nothing else of the kit.
+May import: nbgrader (and its SQLAlchemy), traitlets and ``autograder.sandbox`` (its ``Limits``), nothing else of
+the kit.
 """
 
 from __future__ import annotations
@@ -15,6 +16,7 @@ from __future__ import annotations
 import glob
 import hashlib
 import re
+import warnings
 from pathlib import Path
 from typing import Any
 
@@ -252,6 +254,18 @@ class CoursePaths:
         return self.root / self.kit.graded_dir
 
 
+def quiet_gradebook_warnings() -> None:
+    """Silence one harmless SQLAlchemy warning nbgrader's gradebook code raises three times per autograde ("Object
+    of type <SubmittedAssignment> not in session, add operation along 'Assignment.submissions' will not proceed"):
+    nbgrader adds those objects to the session itself just after; in a TA's log it reads like a broken gradebook.
+    Only this message, and only from nbgrader, is silenced."""
+    from sqlalchemy.exc import SAWarning  # nbgrader's own dependency
+
+    warnings.filterwarnings(
+        "ignore", message=r"Object of type <Submitted\w+> not in session", category=SAWarning, module=r"nbgrader\."
+    )
+
+
 def apply(c: Config) -> None:
     """The kit's nbgrader settings: a course's ``nbgrader_config.py`` calls this, then changes what it needs."""
     c.Execute.timeout = 120  # only a cell that hangs reaches it; hidden checks are decided outside the kernel
@@ -260,6 +274,7 @@ def apply(c: Config) -> None:
     # ipykernel took itself for `ipython kernel` and printed "Ctrl-C will not work" to the grading log. 1 says "my
     # parent is init": nothing to poll (the sandbox dies with nbgrader), and no note.
     c.SandboxedExecute.extra_arguments = ["--IPKernelApp.parent_handle=1"]
+    quiet_gradebook_warnings()
     c.Autograde.create_student = True
     # Test cells a student deleted are put back; a cell whose grade_id was changed is first made a plain cell.
     c.OverwriteCells.add_missing_cells = True
