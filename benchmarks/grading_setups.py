@@ -63,7 +63,7 @@ def download_cache(folder: Path):
 
 
 def inside_repository(folder: Path):
-    """The course is the repository itself (README's instructor guide), graded in a scratch copy of it."""
+    """The course is the repository itself (docs/instructor-guide.md), graded in a scratch copy of it."""
     copy = folder / "repo"
     shutil.copytree(
         REPO,
@@ -82,7 +82,7 @@ def inside_repository(folder: Path):
         (copy / "submitted" / student / "mlp" / "mlp.ipynb").write_text(text)
     from autograder.cli import classroom
 
-    classroom.nbgrader(copy, "generate_assignment", "mlp", "--force")  # the README's first instructor command
+    classroom.nbgrader(copy, "generate_assignment", "mlp", "--force")  # the instructor guide's first command
     return copy, grade(copy, "--jobs", "2", env={"MNIST_DIR": str(MNIST), "MLP_GRADER_SECRET": "setups"})
 
 
