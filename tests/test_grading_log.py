@@ -61,3 +61,6 @@ def test_an_untouched_submission_logs_no_alarm_and_an_edited_locked_cell_is_name
     assert len(warned) == 1 and "WARNING" in warned[0] and f"Locked cell {EDITED} was edited" in warned[0], warned
     # graded as nbgrader always grades it: the original cell, hidden tests included
     assert totals(course) == {"untouched": 100, "edited": 100, "reference_student": 100}
+    # and the run ends with what the class's grading came to
+    assert "Scores of the 3 graded submission(s): mean 100.0, median 100" in result.stdout, result.stdout
+    assert "No check was lost." in result.stdout, result.stdout

@@ -46,6 +46,7 @@ from pathlib import Path
 from typing import Any
 
 from autograder import sandbox
+from autograder.cli.summary import class_scores, summary_lines
 from autograder.faults import FAULT_RECORD_ENV, Fault, GraderFault
 from autograder.plugins.sanitize import NOTE, refusal_note, refused_files
 from autograder.plugins.verify import prepare_grading, prepared_env
@@ -455,6 +456,19 @@ def grade_class(
     )
     for student in failed:
         print(f"  {student}: {faults[student].detail}", file=out, flush=True)
+    try:
+        scores = class_scores(paths.db_url(), paths.coursedir.course_id, assignment, notebook)
+    except Exception as error:  # noqa: BLE001 - the summary is a courtesy: grading is done whatever it meets
+        print(f"(No summary: the gradebook could not be read: {error})", file=out, flush=True)
+    else:
+        for line in summary_lines(scores):
+            print(line, file=out, flush=True)
+        print(
+            f"Feedback: nbgrader generate_feedback {assignment} (then feedback/<student>/{assignment}/); "
+            "grades: nbgrader export (grades.csv).",
+            file=out,
+            flush=True,
+        )
     if failed:
         print(
             "No grade was written for them. Fix the cause above, then run the same command again: it grades only "
