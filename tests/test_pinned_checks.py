@@ -381,6 +381,18 @@ GATE_RULES: dict[str, tuple[dict[str, Any], str]] = {  # record entries -> the s
         {"trained": [np.zeros((784, 256), np.int64)] * 4},
         "FAILED: MNIST training (784-256-10, batch 32): expected the trained W1, b1, W2, b2 as float arrays",
     ),
+    "training_raised": (  # the student's error, told with the gate's hint (a KeyError here would be the grader's)
+        {
+            "training_error": {
+                "raised": "ValueError",
+                "kinds": ["ValueError", "Exception", "BaseException", "object"],
+                "message": "operands could not be broadcast together",
+                "line": "return x @ self.W.T",
+                "unwritten": None,
+            }
+        },
+        "FAILED: MNIST training (784-256-10, batch 32) raised ValueError: operands could not be broadcast together",
+    ),
 }
 
 

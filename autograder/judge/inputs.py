@@ -82,11 +82,12 @@ def classification_cases(rng: np.random.Generator) -> Inputs:
     near = rng.uniform(-1000.0, 1000.0, size=(5, 4))
     top = rng.integers(0, 4, size=5)
     near[np.arange(5), top] = rng.uniform(750.0, 1000.0, size=5)  # exp overflows in every row
-    # the target is another entry, at most 3 below that max, so the row's dZ has entries far from 0. (Were the target
-    # its row's max by far in every row, every entry of dZ would be a tiny 1 − p, and comparing those would judge the
-    # rounding of both sides, not the student's math.)
+    # the target is another entry, at most 3 below the largest of the others, so the row's dZ has entries far from 0.
+    # (Were the target its row's max by far in every row, every entry of dZ would be a tiny 1 − p, and comparing those
+    # would judge the rounding of both sides, not the student's math.)
     y_near = (top + rng.integers(1, 4, size=5)) % 4
-    near[np.arange(5), y_near] = near.max(axis=1) - rng.uniform(0.0, 3.0, size=5)
+    others = np.where(np.arange(4) == y_near[:, None], -np.inf, near)
+    near[np.arange(5), y_near] = others.max(axis=1) - rng.uniform(0.0, 3.0, size=5)
     cases.append({"z": near, "y": y_near})
     far = rng.standard_normal((5, 4))
     y_far = rng.integers(0, 4, size=5)
