@@ -1,0 +1,266 @@
+"""Mutation-testing benchmark of the hidden checks' judging code (issue 21). Not a unit test, and not run by CI.
+
+Usage (from an environment with the kit's test extras and mutmut 3, e.g. ``.venv/bin/pip install mutmut``)::
+
+    .venv/bin/python benchmarks/mutation.py [--paths autograder/judge/relu.py ...] [--max-children 1]
+        [--sample 400 [--seed 21]] [--keep DIR]
+
+The default ``--paths`` are the judges, their inputs, the registry and the course's checking helpers: about 3,300
+mutants, some 3 hours on 2 cores; ``--sample N`` tests N of them drawn at random (stated as such in the output).
+Measured figures and every survivor, classified: ``benchmarks/mutation_survivors.md``.
+
+It clones the repository's committed tree (HEAD, not the work tree) into a temporary folder, writes mutmut's
+configuration into the clone's pyproject.toml (never into this repository's), and runs ``mutmut run`` there with the
+kit's fast test tier (``pytest -m "not slow"``). mutmut rewrites every function of the mutated modules into a
+trampoline, runs the whole tier once to learn which tests call which function, then, for each mutant, only the tests
+that call its function, in a fork of a process that has collected the tests but run none (``process_isolation =
+"forkserver"``: the tests cache grading results with ``functools.cache``, so forks of a process that has run them
+would reuse the unmutated verdicts). At the end it prints the counts (total, killed, survived, timeout, suspicious,
+skipped, no tests), the score killed / (killed + survived), per module and in all, and every survivor: file,
+function and a one-line diff.
+
+Left out of the run (``--exclude-tests``): the tests that read source files as text (the generated release/ and
+solutions/ copies of the course helpers, the Chinese edition's copies, the README's commands, the house style, the
+imports allowed beside student code). On a mutated tree they fail for every mutant of the helpers whatever the
+mutant does (mutmut's trampolines change the files' text and import mutmut), and mutmut refuses to start when a
+test fails on the unmutated code.
+
+The course helpers (``source/mlp/nn_checks.py``, ``nn_diagnosis.py``) are imported by bare name after ``sys.path``
+is set (``tests/conftest.py``), while mutmut names a mutant after its file's path (``source.mlp.nn_checks``): the
+clone gets a copy of each helper at its root (``nn_checks.py``, mutated there) and ``mutants/source/mlp/<helper>``
+becomes a link to that mutated copy, so the module the tests import is called ``nn_checks`` and is the mutated one.
+
+Tests that run the grader in a child process (``python -m autograder ...``) see the mutants too (``PYTHONPATH``
+names ``mutants/``, and the active mutant is in the environment), but mutmut only counts calls made in the test
+process: a function called only in children has "no tests". Set ``MNIST_DIR`` as for the test suite (the fast tier
+does not read MNIST).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import random
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+from collections import Counter
+from dataclasses import dataclass
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parents[1]
+
+JUDGES = tuple(
+    f"autograder/judge/{name}.py" for name in ("common", "linear", "relu", "loss", "sgd", "mlp", "mnist_gate", "inputs")
+)
+HELPERS = ("source/mlp/nn_checks.py", "source/mlp/nn_diagnosis.py")
+DEFAULT_PATHS = (*JUDGES, "autograder/registry.py", *HELPERS)
+"""The hidden checks' judging code: the judges, their inputs, the registry and the course's checking helpers."""
+
+HELPER_FOLDER = "source/mlp"
+"""Modules here are imported by bare name (``import nn_checks``), not by their path."""
+
+EXCLUDED_TESTS = (
+    "tests/test_generated_files.py",
+    "tests/test_style.py",
+    "tests/test_docs.py",
+    "tests/test_edition.py::test_the_chinese_edition_is_current",
+    "tests/test_edition.py::test_both_editions_have_the_same_code_grade_ids_and_points",
+    "tests/test_trust_line.py::test_untrusted_code_imports_only_the_standard_library_numpy_and_the_course_helpers",
+)
+"""Tests that read files' text: every mutant of the helpers "fails" them (see the module's docstring)."""
+
+FAST_TIER = ["-m", "not slow", "-p", "no:cacheprovider"]
+
+STATUSES = ("killed", "survived", "timeout", "suspicious", "skipped", "no tests", "segfault", "not checked")
+
+
+@dataclass(frozen=True)
+class Mutant:
+    name: str  # mutmut's: "<module>.x_<function>__mutmut_<n>" or "<module>.xǁ<Class>ǁ<method>__mutmut_<n>"
+    status: str
+
+    @property
+    def module(self) -> str:
+        return re.sub(r"\.x(_|ǁ).*$", "", self.name)
+
+    @property
+    def function(self) -> str:
+        mangled = self.name[len(self.module) + 1 :].partition("__mutmut_")[0]
+        return mangled[2:] if mangled.startswith("x_") else ".".join(p for p in mangled[1:].split("ǁ") if p)
+
+
+def _git(*args: str, cwd: Path) -> str:
+    return subprocess.run(["git", *args], cwd=cwd, check=True, capture_output=True, text=True).stdout
+
+
+def _toml_list(items: list[str]) -> str:
+    return json.dumps(items, ensure_ascii=False)  # a JSON list of plain strings is a TOML array
+
+
+def prepare(repo: Path, clone: Path, paths: list[str], exclude_tests: list[str]) -> None:
+    """Clone ``repo``'s HEAD into ``clone`` and configure mutmut there for ``paths``."""
+    subprocess.run(["git", "clone", "-q", "--no-hardlinks", str(repo), str(clone)], check=True)
+    helpers = [p for p in paths if str(Path(p).parent) == HELPER_FOLDER]
+    source_paths = []
+    for path in paths:
+        if not (clone / path).is_file():
+            raise SystemExit(f"{path}: not a file of the committed tree")
+        if path in helpers:
+            shutil.copy2(clone / path, clone / Path(path).name)  # mutated at the root, under its import name
+            source_paths.append(Path(path).name)
+        else:
+            source_paths.append(path)
+    # Everything the tests read goes to mutants/ too: whole top-level folders, but the helpers' folder file by file
+    # without the helpers (they become links below, which a copy would overwrite with the unmutated text).
+    tracked = _git("ls-files", cwd=clone).splitlines()
+    tops = sorted({t.split("/")[0] for t in tracked} - {"tests", "pyproject.toml"})
+    also_copy = []
+    for top in tops:
+        inside = [h for h in helpers if h.startswith(top + "/")]
+        if inside:
+            also_copy += [t for t in tracked if t.startswith(top + "/") and t not in helpers]
+        else:
+            also_copy.append(top)
+    mutants = clone / "mutants"
+    for item in also_copy:  # mutmut copies a listed file only into an existing folder
+        (mutants / item).parent.mkdir(parents=True, exist_ok=True)
+    for helper in helpers:
+        (mutants / helper).symlink_to(os.path.relpath(mutants / Path(helper).name, (mutants / helper).parent))
+    selection = ["tests", *(f"--deselect={t}" if "::" in t else f"--ignore={t}" for t in exclude_tests)]
+    config = f"""
+[tool.mutmut]
+source_paths = {_toml_list(source_paths)}
+also_copy = {_toml_list(also_copy)}
+pytest_add_cli_args = {_toml_list(FAST_TIER)}
+pytest_add_cli_args_test_selection = {_toml_list(selection)}
+process_isolation = "forkserver"
+forkserver_warmup = "collect"
+"""
+    with (clone / "pyproject.toml").open("a") as pyproject:
+        pyproject.write(config)
+
+
+def mutmut_command(python: Path) -> Path:
+    command = python.parent / "mutmut"
+    if not command.exists():
+        raise SystemExit(f"no mutmut beside {python}: install it with `{python} -m pip install mutmut`")
+    return command
+
+
+def run(clone: Path, mutmut: Path, max_children: int, log: Path, names: list[str] | None = None) -> float:
+    """Run mutmut in ``clone`` (every mutant, or those named); its output goes to ``log``. Return the seconds."""
+    env = dict(os.environ, PYTHONPATH=str(clone / "mutants"))  # child processes of the tests import the mutants
+    env["PATH"] = f"{mutmut.parent}{os.pathsep}{env.get('PATH', '')}"  # the environment's commands (nbgrader's alembic)
+    env.pop("MUTANT_UNDER_TEST", None)
+    start = time.monotonic()
+    with log.open("a") as out:
+        command = [str(mutmut), "run", "--max-children", str(max_children), *(names or [])]
+        done = subprocess.run(command, cwd=clone, env=env, stdout=out, stderr=out)
+    if done.returncode and names != [NO_MUTANT]:
+        tail = log.read_text(errors="replace")[-3000:]
+        raise SystemExit(f"mutmut run failed ({done.returncode}); the end of {log}:\n{tail}")
+    return time.monotonic() - start
+
+
+NO_MUTANT = "no.such.x_mutant__mutmut_0"
+"""Named to ``mutmut run``, it generates the mutants and learns which tests call what, then stops (on an assert)."""
+
+
+def sampled(clone: Path, mutmut: Path, max_children: int, log: Path, size: int, seed: int) -> tuple[list[str], float]:
+    """Generate every mutant, draw ``size`` of them (``seed``), run those only. Return them and the seconds."""
+    seconds = run(clone, mutmut, max_children, log, [NO_MUTANT])
+    names = sorted(m.name for m in results(clone, mutmut))
+    if not names:
+        raise SystemExit(f"mutmut generated no mutants; see {log}")
+    sample = sorted(random.Random(seed).sample(names, min(size, len(names))))
+    print(f"sample: {len(sample)} of {len(names)} mutants (seed {seed})", flush=True)
+    return sample, seconds + run(clone, mutmut, max_children, log, sample)
+
+
+def results(clone: Path, mutmut: Path) -> list[Mutant]:
+    text = subprocess.run(
+        [str(mutmut), "results", "--all", "true"], cwd=clone, check=True, capture_output=True, text=True
+    ).stdout
+    found = re.findall(r"^\s+(\S+__mutmut_\d+): (.+)$", text, re.MULTILINE)
+    return [Mutant(name, status.strip()) for name, status in found]
+
+
+def one_line_diff(clone: Path, mutmut: Path, name: str) -> str:
+    """The changed lines of a mutant, as ``old  →  new``."""
+    text = subprocess.run([str(mutmut), "show", name], cwd=clone, check=True, capture_output=True, text=True).stdout
+    lines = [line for line in text.splitlines() if line[:1] in "-+" and not line.startswith(("---", "+++"))]
+    old = " / ".join(line[1:].strip() for line in lines if line.startswith("-"))
+    new = " / ".join(line[1:].strip() for line in lines if line.startswith("+"))
+    return f"{old}  →  {new}"
+
+
+def score(counts: Counter[str]) -> str:
+    judged = counts["killed"] + counts["survived"]
+    return f"{counts['killed'] / judged:.1%}" if judged else "n/a"
+
+
+def report(mutants: list[Mutant], diffs: dict[str, str], module_files: dict[str, str], seconds: float) -> None:
+    by_module: dict[str, Counter[str]] = {}
+    for mutant in mutants:
+        by_module.setdefault(mutant.module, Counter())[mutant.status] += 1
+    total: Counter[str] = sum(by_module.values(), Counter())
+    shown = [s for s in STATUSES if total[s]] + sorted(set(total) - set(STATUSES))
+    width = max([len("module"), *(len(m) for m in by_module)])
+    print(f"mutmut run: {seconds / 60:.1f} min")
+    print(f"{'module':<{width}}  {'total':>5}  " + "  ".join(f"{s:>9}" for s in shown) + "  score")
+    for module, counts in [*sorted(by_module.items()), ("all", total)]:
+        cells = "  ".join(f"{counts[s]:>9}" for s in shown)
+        print(f"{module:<{width}}  {sum(counts.values()):>5}  {cells}  {score(counts)}")
+    print(f"\nscore = killed / (killed + survived) = {total['killed']}/{total['killed'] + total['survived']}", end="")
+    print(f" = {score(total)}")
+    survivors = [m for m in mutants if m.status == "survived"]
+    print(f"\n{len(survivors)} surviving mutants:")
+    for mutant in survivors:
+        where = module_files.get(mutant.module, mutant.module)
+        print(f"{mutant.name}\n    {where} :: {mutant.function}\n    {diffs[mutant.name]}")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--paths", nargs="+", default=list(DEFAULT_PATHS), help="modules to mutate (repo-relative)")
+    parser.add_argument("--max-children", type=int, default=1, help="mutants tested at once (default 1)")
+    parser.add_argument("--repo", type=Path, default=REPO, help="repository whose HEAD is cloned (default: this one)")
+    parser.add_argument(
+        "--exclude-tests", nargs="*", default=list(EXCLUDED_TESTS), help="test files or node ids left out of the run"
+    )
+    parser.add_argument("--sample", type=int, help="test only this many mutants, drawn at random from all")
+    parser.add_argument("--seed", type=int, default=21, help="seed of the draw (default 21)")
+    parser.add_argument("--keep", type=Path, help="run in this (new) folder and keep it, to browse with mutmut")
+    args = parser.parse_args()
+
+    mutmut = mutmut_command(Path(sys.executable))
+    work = Path(tempfile.mkdtemp(prefix="mlp-mutation-")) if args.keep is None else args.keep.resolve()
+    clone = work / "kit"
+    work.mkdir(parents=True, exist_ok=True)
+    try:
+        prepare(args.repo.resolve(), clone, args.paths, args.exclude_tests)
+        print(f"mutating {len(args.paths)} modules in {clone}; mutmut's output: {work / 'mutmut.log'}", flush=True)
+        log = work / "mutmut.log"
+        if args.sample is None:
+            seconds, chosen = run(clone, mutmut, args.max_children, log), None
+        else:
+            chosen, seconds = sampled(clone, mutmut, args.max_children, log, args.sample, args.seed)
+        mutants = [m for m in results(clone, mutmut) if chosen is None or m.name in chosen]
+        diffs = {m.name: one_line_diff(clone, mutmut, m.name) for m in mutants if m.status == "survived"}
+        module_files = {
+            (Path(p).stem if str(Path(p).parent) == HELPER_FOLDER else p.removesuffix(".py").replace("/", ".")): p
+            for p in args.paths
+        }
+        report(mutants, diffs, module_files, seconds)
+    finally:
+        if args.keep is None:
+            shutil.rmtree(work, ignore_errors=True)
+
+
+if __name__ == "__main__":
+    main()
