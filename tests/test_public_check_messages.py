@@ -1,4 +1,4 @@
-"""What the public checks and the checking helpers print when something goes wrong: the student's error explained,
+"""What the checks print when something goes wrong: the student's error explained, with its hint and formula,
 no invented cause, no crash of the check itself (fast tier). Found missing by the mutation benchmark."""
 
 from __future__ import annotations
@@ -6,6 +6,7 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 sys.path.insert(0, str(Path(__file__).resolve().parent / "corpus"))
@@ -13,7 +14,10 @@ import grading  # noqa: E402
 import nn_public  # noqa: E402
 from autograder import registry  # noqa: E402
 from autograder.cli.classroom import Edit  # noqa: E402
-from nn_checks import CheckFailed, fail, render_message  # noqa: E402
+from autograder.judge.common import got  # noqa: E402
+from autograder.probe.core import raised  # noqa: E402
+from nn_checks import CheckFailed, check_array, fail, render_message  # noqa: E402
+from nn_diagnosis import explain_error  # noqa: E402
 
 
 def _mlp(old: str, new: str) -> type:
@@ -55,3 +59,54 @@ def test_every_check_is_grouped_with_its_probe_module_and_the_gate_alone() -> No
     assert all(len(found) == 1 for found in modules), modules
     assert sorted(next(iter(found)) for found in modules) == sorted({"layers", "mlp", "gate"}), modules
     assert ("mnist_accuracy",) in groups
+
+
+def test_an_array_check_says_what_came_and_keeps_its_hint() -> None:
+    with pytest.raises(AssertionError) as integers:
+        check_array("Linear.forward", np.arange(3), "the hint")
+    assert "expected a floating-point dtype, got dtype int64" in str(integers.value), str(integers.value)
+    assert "Likely cause: the hint" in str(integers.value)
+    with pytest.raises(AssertionError) as nan:
+        check_array("Linear.forward", np.array([[1.0, np.nan], [np.inf, 2.0]]), "the hint")
+    assert "2 NaN/inf entries (first at index (0, 1))" in str(nan.value) and "Likely cause: the hint" in str(nan.value)
+
+
+def test_a_raised_error_keeps_the_formula_and_an_unwritten_method_is_named_with_its_class() -> None:
+    try:
+        raise ValueError("operands could not be broadcast together")
+    except ValueError as error:
+        record = {"y": raised(error)}
+    with pytest.raises(AssertionError) as failed:
+        got(record, "y", "Linear.forward", "Y = X W + b")
+    message = str(failed.value)
+    assert (
+        "raised ValueError: operands could not be broadcast together" in message
+        and "The formula: Y = X W + b" in message
+    )
+
+    class Linear:
+        def forward(self, x: np.ndarray) -> np.ndarray:
+            raise NotImplementedError()
+
+    try:
+        Linear().forward(np.zeros(1))
+    except NotImplementedError as error:
+        unwritten = explain_error("Linear(3, 2): forward(x)", error, formula="Y = X W + b")
+    assert "`Linear.forward` is not written yet." in unwritten, unwritten
+    assert "Likely cause" not in unwritten and "The formula: Y = X W + b" in unwritten, unwritten
+
+
+@pytest.mark.parametrize("secret", grading.SECRETS[:1])
+def test_a_cast_in_linear_forward_is_told_to_keep_the_dtype(secret: str) -> None:
+    edits = (Edit("linear", "return x @ self.W + self.b", "return (x @ self.W + self.b).astype(np.float32)"),)
+    with grading.secret(secret):
+        lost = grading.grade(grading.namespace(grading.catalogue_code(edits), "<cast>"))
+    assert "keep the dtype of x and of the parameters" in lost["linear_forward"], lost
+
+
+@pytest.mark.parametrize("secret", grading.SECRETS[:1])
+def test_a_cast_in_relu_backward_is_told_to_keep_the_dtype(secret: str) -> None:
+    edits = (Edit("relu", 'return grad * self.ctx["mask"]', 'return (grad * self.ctx["mask"]).astype(np.float32)'),)
+    with grading.secret(secret):
+        lost = grading.grade(grading.namespace(grading.catalogue_code(edits), "<cast>"))
+    assert set(lost) == {"relu_backward"} and "keep the dtype of the input" in lost["relu_backward"], lost
