@@ -396,6 +396,27 @@ GATE_RULES: dict[str, tuple[dict[str, Any], str]] = {  # record entries -> the s
 }
 
 
+GATE_HINTS: dict[str, str] = {  # what each failure of the gate tells the student to do
+    "missing_grad": "Likely cause: MLP.backward must call fc2.backward, relu.backward and fc1.backward",
+    "diverged": "Likely cause: training diverged; a gradient is wrong (check the gradient tests above)",
+    "logits_shape": "expected shape (32, 10), got shape (32, 9)",
+    "not_floats": "Likely cause: something other than the grader's training changed the parameters",
+    "training_raised": "The formula: the gate trains your MLP, Linear and ReLU: make their checks above pass first",
+}
+
+
+@pytest.mark.parametrize("rule", GATE_HINTS)
+def test_every_failure_of_the_gate_keeps_its_hint(rule: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    verdict = _gate_verdict(monkeypatch, 1980, **GATE_RULES[rule][0])
+    assert GATE_HINTS[rule] in verdict, verdict
+
+
+def test_an_accuracy_below_the_threshold_names_its_likely_cause(monkeypatch: pytest.MonkeyPatch) -> None:
+    failed = _gate_verdict(monkeypatch, 1900)
+    assert "Likely cause: a gradient is slightly wrong or the model does not learn" in failed, failed
+    assert "The formula: the gate trains your MLP, Linear and ReLU" in failed, failed
+
+
 @pytest.mark.parametrize("rule", GATE_RULES)
 def test_every_rule_of_the_gate_fails_a_record_that_breaks_it_whatever_the_accuracy(
     rule: str, monkeypatch: pytest.MonkeyPatch
