@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import copy
 import logging
+import os
+import sys
 from pathlib import Path
 
 import nbformat
@@ -29,8 +31,12 @@ RELEASE = REPO / "release" / "mlp" / "mlp.ipynb"
 def resources(tmp_path_factory: pytest.TempPathFactory) -> dict:
     """The gradebook of a course with this repository's source (OverwriteCells only reads it)."""
     url = f"sqlite:///{tmp_path_factory.mktemp('locked-cells') / 'gradebook.db'}"
-    with Gradebook(url) as gradebook:
-        gradebook.add_assignment("mlp")
+    with pytest.MonkeyPatch.context() as patch:
+        # nbgrader makes a new gradebook by running its `alembic` script by name: this environment's, also when the
+        # tests run as `.venv/bin/python -m pytest` without the environment on PATH
+        patch.setenv("PATH", os.pathsep.join([str(Path(sys.executable).parent), os.environ.get("PATH", "")]))
+        with Gradebook(url) as gradebook:
+            gradebook.add_assignment("mlp")
     info = {"nbgrader": {"notebook": "mlp", "assignment": "mlp", "db_url": url}}
     source, _ = ComputeChecksums().preprocess(nbformat.read(SOURCE, as_version=4), {})
     SaveCells().preprocess(source, copy.deepcopy(info))
