@@ -51,30 +51,30 @@ class Check:
 # fmt: off
 CHECKS: tuple[Check, ...] = (
     Check("linear_forward", "Linear.forward", part="linear", cls="Linear", points=8,
-          probe="layers.linear_forward", judge="linear.judge_forward", inputs="linear_cases"),
+          probe="linear.linear_forward", judge="linear.judge_forward", inputs="linear_cases"),
     Check("linear_backward_dx", "Linear.backward, dX", part="linear", cls="Linear", points=6,
-          probe="layers.linear_backward", judge="linear.judge_backward_dx", inputs="linear_cases"),
+          probe="linear.linear_backward", judge="linear.judge_backward_dx", inputs="linear_cases"),
     Check("linear_backward_dw", "Linear.backward, W.grad", part="linear", cls="Linear", points=6,
-          probe="layers.linear_backward", judge="linear.judge_backward_dw", inputs="linear_cases"),
+          probe="linear.linear_backward", judge="linear.judge_backward_dw", inputs="linear_cases"),
     Check("linear_backward_db", "Linear.backward, b.grad", part="linear", cls="Linear", points=5,
-          probe="layers.linear_backward", judge="linear.judge_backward_db", inputs="linear_cases"),
+          probe="linear.linear_backward", judge="linear.judge_backward_db", inputs="linear_cases"),
     Check("relu_forward", "ReLU.forward", part="relu", cls="ReLU", points=5,
-          probe="layers.relu_forward", judge="relu.judge_forward", inputs="relu_forward_cases"),
+          probe="relu.relu_forward", judge="relu.judge_forward", inputs="relu_forward_cases"),
     Check("relu_backward", "ReLU.backward", part="relu", cls="ReLU", points=7,
-          probe="layers.relu_backward", judge="relu.judge_backward", inputs="relu_backward_cases"),
+          probe="relu.relu_backward", judge="relu.judge_backward", inputs="relu_backward_cases"),
     Check("cross_entropy_forward", "CrossEntropyLoss.forward", part="cross_entropy", cls="CrossEntropyLoss", points=8,
-          probe="layers.cross_entropy_forward", judge="loss.judge_forward", inputs="classification_cases"),
+          probe="loss.cross_entropy_forward", judge="loss.judge_forward", inputs="classification_cases"),
     Check("cross_entropy_backward", "CrossEntropyLoss.backward", part="cross_entropy", cls="CrossEntropyLoss",
-          points=8, probe="layers.cross_entropy_backward", judge="loss.judge_backward", inputs="classification_cases"),
+          points=8, probe="loss.cross_entropy_backward", judge="loss.judge_backward", inputs="classification_cases"),
     Check("sgd_step", "SGD.step", part="sgd", cls="SGD", points=10,
-          probe="layers.sgd_step", judge="sgd.judge_step", inputs="sgd_cases"),
+          probe="sgd.sgd_step", judge="sgd.judge_step", inputs="sgd_cases"),
     Check("mlp_forward", "MLP.forward", part="mlp", cls="MLP", points=6,
           probe="mlp.mlp_forward", judge="mlp.judge_forward", inputs="mlp_forward_cases"),
     Check("mlp_backward", "MLP.backward", part="mlp", cls="MLP", points=11,
           probe="mlp.mlp_backward", judge="mlp.judge_backward", inputs="mlp_backward_cases"),
     # The gate trains the student's MLP, built from the student's Linear and ReLU: their mistakes may cost it too.
     Check("mnist_accuracy", "MNIST accuracy (the grader trains your MLP)", part="mnist", cls="MLP", points=20,
-          probe="gate.mnist_accuracy", judge="mnist_gate.judge_accuracy", inputs="gate_recipe",
+          probe="gate.mnist_accuracy", judge="gate.judge_accuracy", inputs="gate_recipe",
           answer="mlp", also_costs=("linear", "relu"), slow=True),
 )
 # fmt: on
@@ -115,18 +115,24 @@ def fast_checks() -> tuple[Check, ...]:
     return tuple(c for c in CHECKS if not c.slow)
 
 
+LAYER_PROBES = frozenset({"linear", "relu", "loss", "sgd"})
+"""The probe modules of the layers (one a part, paired with the judge of the same name): their fast checks share one
+worker (``worker_groups``)."""
+
+
 def worker_groups() -> tuple[tuple[str, ...], ...]:
-    """Checks run together in one sandboxed worker: the fast checks of each probe module together, each slow check
-    alone.
+    """Checks run together in one sandboxed worker: the fast checks of the layers' probe modules together, those of
+    each other probe module together, each slow check alone.
 
     A worker's start-up costs about as much as all fast probes together; a crash still costs only the check that
-    was running (``plugins.verify.run_part``). The MLP probes hold correct stand-in layers, so they never share a
+    was running (``plugins.workers.run_part``). The MLP probes hold correct stand-in layers, so they never share a
     process with the checks of the layers themselves: a worker holds nothing a student could call for a right answer.
     """
-    modules: dict[str, list[str]] = {}
+    workers: dict[str, list[str]] = {}
     for c in fast_checks():
-        modules.setdefault(c.probe.split(".")[0], []).append(c.name)
-    return (*(tuple(names) for names in modules.values()), *((c.name,) for c in CHECKS if c.slow))
+        module = c.probe.split(".")[0]
+        workers.setdefault("layers" if module in LAYER_PROBES else module, []).append(c.name)
+    return (*(tuple(names) for names in workers.values()), *((c.name,) for c in CHECKS if c.slow))
 
 
 def manifest(names: tuple[str, ...]) -> dict[str, dict[str, str]]:

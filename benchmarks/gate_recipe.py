@@ -48,7 +48,8 @@ def main() -> None:
         "--recipes", nargs="+", default=["0.15,0.15,0.15,0.15,0.15,0.03", "0.15,0.15,0.03", "0.15,0.03"]
     )
     args = parser.parse_args()
-    from autograder.judge import inputs, mnist_gate, secret
+    from autograder.judge import gate as gate_judge
+    from autograder.judge import inputs, secret
     from autograder.probe import gate
 
     MLP = reference_mlp()
@@ -64,7 +65,7 @@ def main() -> None:
             start = time.perf_counter()
             records = gate.mnist_accuracy(MLP, gate_inputs)
             seconds.append(time.perf_counter() - start)
-            accuracies.append(mnist_gate.test_accuracy(records[0]["trained"]))
+            accuracies.append(gate_judge.test_accuracy(records[0]["trained"]))
             print(
                 f"  {recipe} secret {k}: {100 * accuracies[-1]:.2f} % in {seconds[-1]:.1f} s",
                 file=sys.stderr,

@@ -55,7 +55,7 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parents[1]
 
 JUDGES = tuple(
-    f"autograder/judge/{name}.py" for name in ("common", "linear", "relu", "loss", "sgd", "mlp", "mnist_gate", "inputs")
+    f"autograder/judge/{name}.py" for name in ("common", "linear", "relu", "loss", "sgd", "mlp", "gate", "inputs")
 )
 HELPERS = ("source/mlp/nn_checks.py", "source/mlp/nn_diagnosis.py")
 DEFAULT_PATHS = (*JUDGES, "autograder/registry.py", *HELPERS)

@@ -27,7 +27,8 @@ import grading  # noqa: E402
 import nn_diagnosis  # noqa: E402
 import nn_public  # noqa: E402
 from autograder.cli import edition
-from autograder.judge import linear, loss, mlp, mnist_gate, relu, sgd  # noqa: E402
+from autograder.judge import gate as mnist_gate  # noqa: E402
+from autograder.judge import linear, loss, mlp, relu, sgd  # noqa: E402
 from catalogue.mistakes import MISTAKES  # noqa: E402
 from nn_checks import CheckFailed  # noqa: E402
 from nn_i18n import ZH, translate  # noqa: E402

@@ -20,7 +20,8 @@ REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO / "source" / "mlp"))  # the assignment's helper modules, as the worker sees them
 
 from autograder.cli.classroom import Edit, apply_edits  # noqa: E402
-from autograder.judge import gate_reference, mnist_gate  # noqa: E402
+from autograder.judge import gate as gate_judge  # noqa: E402
+from autograder.judge import gate_reference  # noqa: E402
 from autograder.judge.checks import judge  # noqa: E402
 from autograder.judge.inputs import inputs_for  # noqa: E402
 from autograder.probe import gate  # noqa: E402
@@ -81,9 +82,9 @@ def small_gate(monkeypatch: pytest.MonkeyPatch, **override: Any) -> dict[str, An
     labels = rng.integers(0, 10, len(images)).astype(np.uint8)
     data = SimpleNamespace(train_images=images, train_labels=labels)
     monkeypatch.setattr(gate, "load_mnist", lambda: data)
-    monkeypatch.setattr(mnist_gate, "load_mnist", lambda: data)  # the judge trains its own reference on the same data
+    monkeypatch.setattr(gate_judge, "load_mnist", lambda: data)  # the judge trains its own reference on the same data
     monkeypatch.setattr(gate_reference, "cache_folder", lambda: None)
-    monkeypatch.setattr(mnist_gate, "test_accuracy", lambda params: 0.98)
+    monkeypatch.setattr(gate_judge, "test_accuracy", lambda params: 0.98)
     inputs = inputs_for("mnist_accuracy")
     return {
         **inputs,
