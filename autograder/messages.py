@@ -1,0 +1,242 @@
+"""Every message the grader's judges build, declared once by id, in every language (``nn_messages.message``).
+
+Trusted side, loaded by the judges (``autograder.judge``) only: like them it imports the course's helper modules,
+which the grading process finds next to the released notebook. A judge calls a message with its fields and raises
+``nn_messages.CheckFailed(Failure(message, cause, formula))``; the message, its cause and its formula stay data until
+someone reads them in a language (``Failure.render``). Fields are raw values (code, shapes, numbers already
+formatted, e.g. ``f"{accuracy:.2%}"``), shown as they are in every language, or other texts.
+
+The probe's own messages (time limits, what a probe was running) are in ``autograder/probe/messages.py``: the
+sandboxed worker has the probe package and the helpers, not this module. The notebook's helpers declare theirs in
+``nn_messages`` and ``nn_diagnosis``.
+"""
+
+from __future__ import annotations
+
+from nn_messages import Text, message
+
+
+def text(id: str, en: str, zh: str) -> Text:
+    """A message without fields, declared and called: the ``Text`` a judge names (a cause, a label, a phrase)."""
+    return message(id, en=en, zh=zh)()
+
+
+# --------------------------------------------------------------------------------------------- every judge
+
+STOPPED = message(
+    "judge.stopped",
+    en="{what}: the check stopped before this step.",
+    zh="{what}：检查在这一步之前就停止了。",
+)
+"""A step whose result a probe did not record (the case stopped earlier without saying why)."""
+WITH_X_SHAPE = message("judge.with_x_shape", en="{call} with x of shape {shape}", zh="{call}（x 的形状为 {shape}）")
+"""A layer or model and its input: ``Linear(3, 2) with x of shape (4, 3)``."""
+RETURNED_DX = text("judge.returned_dx", en="dX returned by backward(grad)", zh="backward(grad) 返回的 dX")
+GRAD_AFTER_BACKWARD = message(
+    "judge.grad_after_backward", en="{name}.grad after backward(grad)", zh="backward(grad) 之后的 {name}.grad"
+)
+RECORDED = message("judge.recorded", en="{text}", zh="{text}")
+"""A message that came as words, not as data (a worker's outcome the grader has not converted yet): shown as it is."""
+
+# --------------------------------------------------------------------------------------------- checks.judge
+
+MISSING_CLASS = message(
+    "checks.missing_class",
+    en="{name}: expected the class from its answer cell, but it is not defined.",
+    zh="{name}：这个类应由它的答案单元格定义，但它没有被定义。",
+)
+CELL_RAISED = message(
+    "checks.cell_raised",
+    en="cell {cell} raised {exception}: {message}",
+    zh="单元格 {cell} 抛出了 {exception}：{message}",
+)
+AND_THEN = message("checks.and_then", en="{first}; {rest}", zh="{first}；{rest}")
+"""Two causes in a row (the cells that raised)."""
+CELL_DELETED = text(
+    "checks.cell_deleted",
+    en="the answer cell was deleted, renamed or its class renamed",
+    zh="答案单元格被删除或改名，或其中的类被改名",
+)
+
+# --------------------------------------------------------------------------------------------- Linear
+
+LINEAR_FLOAT64 = message("linear.float64", en="{what} for float64 x, W, b", zh="{what}（x、W、b 为 float64）")
+LINEAR_FLOAT32_LAYER = message(
+    "linear.float32_layer", en="{what} for a new float32 layer", zh="{what}（新建的 float32 层）"
+)
+LINEAR_KEEP_DTYPE = text(
+    "linear.keep_dtype",
+    en="a cast (astype, np.float32, ...) changed the precision; keep the dtype of x and of the parameters",
+    zh="类型转换（astype、np.float32 等）改变了精度；请保持 x 和参数的 dtype",
+)
+LINEAR_GIVEN = text(
+    "linear.given_init",
+    en="Linear.__init__ is given code: keep W of shape (in_features, out_features) and b of shape (out_features,)",
+    zh="Linear.__init__ 是给定的代码：保持 W 的形状为 (in_features, out_features)，b 的形状为 (out_features,)",
+)
+
+# --------------------------------------------------------------------------------------------- ReLU
+
+RELU_KEEP_DTYPE = text(
+    "relu.keep_dtype",
+    en="a cast changed the precision; keep the dtype of the input",
+    zh="类型转换改变了精度；请保持输入的 dtype",
+)
+
+# --------------------------------------------------------------------------------------------- CrossEntropyLoss
+
+LOSS_CALL = message(
+    "loss.call",
+    en="CrossEntropyLoss().{call} for logits of shape {shape} (largest |logit| {largest})",
+    zh="CrossEntropyLoss().{call}（logits 的形状为 {shape}，最大的 |logit| 为 {largest}）",
+)
+LOSS_TARGET_AXIS = text(
+    "loss.target_axis",
+    en="the targets index the wrong axis: y holds one class index per row, so pick entries with [np.arange(B), y]",
+    zh="用目标索引了错误的轴：y 中每行一个类别下标，所以应当用 [np.arange(B), y] 取元素",
+)
+
+# --------------------------------------------------------------------------------------------- SGD
+
+SGD_STEP = message(
+    "sgd.step",
+    en="{call} with the .grad of parameter {index} None",
+    zh="{call}（参数 {index} 的 .grad 为 None）",
+)
+
+# --------------------------------------------------------------------------------------------- the MNIST gate
+
+GATE_SPEED = text("gate.speed", en="MNIST training speed", zh="MNIST 训练速度")
+GATE_TRAINING = text(
+    "gate.training", en="MNIST training (784-256-10, batch 32)", zh="MNIST 训练（784-256-10，批量大小 32）"
+)
+GATE_FORWARD = text(
+    "gate.forward",
+    en="MLP(784, 256, 10).forward on 32 MNIST images",
+    zh="MLP(784, 256, 10).forward（32 张 MNIST 图像）",
+)
+GATE_AFTER_CHECKS = text(
+    "gate.after_checks",
+    en="the gate trains your MLP, Linear and ReLU: make their checks above pass first",
+    zh="这项测试会训练你的 MLP、Linear 和 ReLU：请先让上面它们的检查通过",
+)
+GATE_SHAPES_EXPECTED = message(
+    "gate.shapes_expected", en="W1, b1, W2, b2 of shapes {shapes}", zh="W1、b1、W2、b2，形状为 {shapes}"
+)
+GATE_SHAPES = message("gate.shapes", en="shapes {shapes}", zh="形状 {shapes}")
+GATE_LOOP_EXPECTED = message(
+    "gate.loop_expected",
+    en="a training step (forward and backward) to run as many lines of Python for {big_rows} rows as for "
+    "{small_rows}, as whole-batch array operations do",
+    zh="一个训练步（前向传播和反向传播）处理 {big_rows} 行与处理 {small_rows} 行时运行的 Python "
+    "行数相同（对整个小批量做数组运算时就是如此）",
+)
+GATE_LOOP_GOT = message(
+    "gate.loop_got",
+    en="{small} lines for {small_rows} rows and {big} for {big_rows}",
+    zh="{small_rows} 行时运行 {small} 行，{big_rows} 行时运行 {big} 行",
+)
+GATE_LOOP_GOT_WHERE = message(
+    "gate.loop_got_where",
+    en="{small} lines for {small_rows} rows and {big} for {big_rows}, the extra ones in {where}",
+    zh="{small_rows} 行时运行 {small} 行，{big_rows} 行时运行 {big} 行，多出的行在 {where}",
+)
+GATE_AT_LEAST = message("gate.at_least", en="at least {count}", zh="至少 {count}")
+GATE_LOOP = text(
+    "gate.python_loop",
+    en="a Python loop over samples or entries in forward/backward; use matrix products (x @ W) on the whole batch",
+    zh="forward/backward 中有遍历样本或元素的 Python 循环；请对整个小批量使用矩阵乘积（x @ W）",
+)
+GATE_SLOWDOWN_EXPECTED = message(
+    "gate.slowdown_expected",
+    en="a training step to take at most {limit} times the CPU time of the grader's NumPy step of the same shapes, "
+    "measured alternately with it",
+    zh="一个训练步的 CPU 时间不超过评分程序同样形状的 NumPy 训练步的 {limit} 倍（两者交替测量）",
+)
+GATE_SLOWDOWN_GOT = message(
+    "gate.slowdown_got",
+    en="{times} times ({student} ms against {reference} ms, median of {pairs} pairs, up to step {step})",
+    zh="{times} 倍（{student} ms 对 {reference} ms，{pairs} 对测量的中位数，截至第 {step} 步）",
+)
+GATE_SLOW = text(
+    "gate.slow",
+    en="a Python loop over samples or entries in forward/backward, or very large temporary arrays; "
+    "use matrix products (x @ W) on the whole batch",
+    zh="forward/backward 中有遍历样本或元素的 Python 循环，或非常大的临时数组；请对整个小批量使用矩阵乘积（x @ W）",
+)
+GATE_EVERY_GRAD = text(
+    "gate.every_grad",
+    en="every parameter to have a .grad after MLP.backward",
+    zh="MLP.backward 之后每个参数都有 .grad",
+)
+GATE_WITHOUT_GRAD = message("gate.without_grad", en="parameters {names} without one", zh="参数 {names} 没有 .grad")
+GATE_BACKWARD_CALLS = text(
+    "gate.backward_calls",
+    en="MLP.backward must call fc2.backward, relu.backward and fc1.backward",
+    zh="MLP.backward 必须调用 fc2.backward、relu.backward 和 fc1.backward",
+)
+GATE_FINITE = text("gate.finite_logits", en="finite logits", zh="有限的 logits")
+GATE_DIVERGED_AT = message(
+    "gate.diverged_at", en="NaN or inf after {steps} SGD steps", zh="SGD 更新 {steps} 步之后出现 NaN 或 inf"
+)
+GATE_DIVERGED = text(
+    "gate.diverged",
+    en="training diverged; a gradient is wrong (check the gradient tests above)",
+    zh="训练发散了；某个梯度有误（请查看上面的梯度测试）",
+)
+GATE_FLOAT_ARRAYS = text(
+    "gate.float_arrays",
+    en="the trained W1, b1, W2, b2 as float arrays",
+    zh="训练后的 W1、b1、W2、b2，且为浮点数组",
+)
+GATE_SOMETHING_ELSE = text("gate.something_else", en="something else", zh="其他东西")
+GATE_FORGED = text(
+    "gate.forged",
+    en="something other than the grader's training changed the parameters",
+    zh="评分程序的训练之外的东西修改了参数",
+)
+GATE_ACCURACY = message(
+    "gate.accuracy",
+    en="MNIST test accuracy after the grader's training ({epochs} epochs, {seconds} s): expected at least "
+    "{required} (a correct MLP reaches about 98%), got {accuracy}.",
+    zh="评分程序训练之后的 MNIST 测试准确率（{epochs} 轮，{seconds} 秒）：应至少为 {required}"
+    "（正确的多层感知机约能达到 98%），实际为 {accuracy}。",
+)
+GATE_NOT_LEARNING = text(
+    "gate.not_learning",
+    en="a gradient is slightly wrong or the model does not learn",
+    zh="某个梯度略有偏差，或者模型没有在学习",
+)
+GATE_NEAR_REFERENCE = message(
+    "gate.near_reference",
+    en="the trained W1 and W2 within {limit} (relative L2) of where the grader's own training of a correct MLP from "
+    "the same start on the same data ends (a correct MLP, in float32, float64 or with einsum, ends 2-9 % away; "
+    "training moves W1 about 50 % and W2 about 75 %)",
+    zh="训练后的 W1 和 W2 与评分程序从同一起点、在同样数据上训练正确的多层感知机所到达的位置相差不超过 {limit}"
+    "（相对 L2 距离；正确的多层感知机无论用 float32、float64 还是 einsum，都相差 2-9 %；训练本身使 W1 移动约 50 %，"
+    "W2 约 75 %）",
+)
+GATE_TOO_FAR = message(
+    "gate.too_far",
+    en="W1 {w1} and W2 {w2} away (test accuracy {accuracy})",
+    zh="W1 相差 {w1}，W2 相差 {w2}（测试准确率 {accuracy}）",
+)
+GATE_FAR = text(
+    "gate.far",
+    en="a gradient of your MLP, Linear or ReLU differs from the chapter's (see the backward checks above), or "
+    "something other than the grader's update changed the parameters during training",
+    zh="你的 MLP、Linear 或 ReLU 的某个梯度与本章的公式不同（请查看上面的反向传播检查），"
+    "或者训练期间评分程序的更新之外的东西修改了参数",
+)
+GATE_PASSED = message(
+    "gate.passed",
+    en="MNIST: {accuracy} test accuracy after {seconds} s of training (required {required}).",
+    zh="MNIST：训练 {seconds} 秒后测试准确率为 {accuracy}（要求 {required}）。",
+)
+GATE_PASSED_SPEED = message(
+    "gate.passed_speed",
+    en="MNIST: {accuracy} test accuracy after {seconds} s of training, {times} times the grader's NumPy step "
+    "(required {required}).",
+    zh="MNIST：训练 {seconds} 秒后测试准确率为 {accuracy}，每步耗时是评分程序 NumPy 实现的 {times} 倍"
+    "（要求 {required}）。",
+)
