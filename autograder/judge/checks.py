@@ -1,6 +1,6 @@
 """The verdict on a hidden check: its judge (``registry.Check.judge``) on what its probe recorded.
 
-``autograder.plugins.verify`` runs the probe in a sandboxed worker and calls ``judge`` on what the worker
+``autograder.grading.verify`` runs the probe in a sandboxed worker and calls ``judge`` on what the worker
 recorded. ``run_here`` probes and judges in one process: for a maintainer trying a class by hand and for the
 kit's fast test tier; grading never does this.
 """
@@ -9,31 +9,49 @@ from __future__ import annotations
 
 from typing import Any
 
+from nn_messages import CheckFailed, Failure, Text
+
 from autograder import registry
+from autograder.judge.common import recorded_failure
 from autograder.judge.inputs import inputs_for
+from autograder.messages import AND_THEN, CELL_DELETED, CELL_RAISED, MISSING_CLASS, RECORDED
 from autograder.probe.core import CheckTimeout
-from nn_diagnosis import explain
 
 
-def judge(check: str, inputs: dict[str, Any], outcome: dict[str, Any]) -> str | None:
-    """Judge what a probe gave (``outcome``: records, or why there are none); return a line to show, raise
-    AssertionError."""
+def _timeout(recorded: str | dict[str, Any]) -> Failure:
+    """The failure of a check that did not finish: recorded as data (``Failure.to_data``) by the probe, or as words by
+    the grading code that watched its worker."""
+    if isinstance(recorded, str):
+        return Failure(RECORDED(text=recorded))
+    return recorded_failure(recorded)
+
+
+def _cells_raised(errors: dict[str, dict[str, Any]]) -> Text | None:
+    """The answer cells that raised while the worker ran their definitions, one after another."""
+    raised = [
+        CELL_RAISED(cell=repr(cell), exception=error["raised"], message=error["message"])
+        for cell, error in errors.items()
+    ]
+    if not raised:
+        return None
+    cause = raised[-1]
+    for earlier in reversed(raised[:-1]):
+        cause = AND_THEN(first=earlier, rest=cause)
+    return cause
+
+
+def judge(check: str, inputs: dict[str, Any], outcome: dict[str, Any]) -> Text | None:
+    """Judge what a probe gave (``outcome``: records, or why there are none); return a line to show (the gate's
+    accuracy), or raise ``CheckFailed``."""
     if "timeout" in outcome:
-        raise AssertionError(outcome["timeout"])
+        raise CheckFailed(_timeout(outcome["timeout"]))
     if "missing_class" in outcome:
-        name = outcome["missing_class"]
-        errors = outcome.get("cell_errors", {})
-        detail = "; ".join(f"cell {cell!r} raised {e['raised']}: {e['message']}" for cell, e in errors.items())
-        raise AssertionError(
-            explain(
-                f"{name}: expected the class from its answer cell, but it is not defined.",
-                detail or "the answer cell was deleted, renamed or its class renamed",
-            )
-        )
+        cause = _cells_raised(outcome.get("cell_errors", {})) or CELL_DELETED
+        raise CheckFailed(Failure(MISSING_CLASS(name=outcome["missing_class"]), cause))
     return registry.judge_of(check)(inputs, outcome["records"])
 
 
-def run_here(check: str, cls: object) -> str | None:
+def run_here(check: str, cls: object) -> Text | None:
     """Probe the student's class (None or not a class: it is missing) in this process and judge what came."""
     inputs = inputs_for(check)
     if not isinstance(cls, type):
@@ -41,5 +59,5 @@ def run_here(check: str, cls: object) -> str | None:
     try:
         outcome: dict[str, Any] = {"records": registry.probe_of(check)(cls, inputs)}
     except CheckTimeout as timeout:
-        outcome = {"timeout": str(timeout)}
+        outcome = {"timeout": timeout.failure.to_data()}
     return judge(check, inputs, outcome)

@@ -3,16 +3,22 @@ raised."""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+import string
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
+from nn_messages import CATALOGUE, CheckFailed, Failure, Text
+
+from autograder.messages import STOPPED
 from autograder.probe.core import is_raised
-from nn_diagnosis import explain_error
+from nn_diagnosis import ErrorCause, explain_error
 
 VALUE_TOLERANCE = 1e-6
 """Accepted relative error against the reference (float64 inputs)."""
 
-Causes = Sequence[tuple[str, str, str]]
+Causes = Sequence[ErrorCause]
+Label = Text | str
+"""What was checked: a message, or code shown as it is in every language (``MLP(4, 6, 3)``)."""
 
 
 class Opaque:
@@ -26,14 +32,19 @@ class Opaque:
 
 
 def got(
-    record: dict[str, Any], key: str, what: str, formula: str = "", causes: Causes = (), cause: str | None = None
+    record: dict[str, Any],
+    key: str,
+    what: Label,
+    formula: Label | None = None,
+    causes: Causes = (),
+    cause: Text | None = None,
 ) -> Any:
     """What the student's call gave under ``key``; an error it raised fails the check with its explanation."""
     if key not in record:
-        raise AssertionError(f"{what}: the check stopped before this step.")
+        raise CheckFailed(Failure(STOPPED(what=what)))
     value = record[key]
     if is_raised(value):
-        raise AssertionError(explain_error(what, value, causes, formula, cause=cause))
+        raise CheckFailed(explain_error(what, value, causes, formula, cause=cause))
     if isinstance(value, dict) and "opaque" in value:
         return Opaque(value)
     return value
@@ -48,11 +59,49 @@ def judge_cases(
 
     A small case can leave two mistakes indistinguishable (then no cause is named); a larger one may tell them apart.
     """
-    failures = []
+    failures: list[CheckFailed] = []
     for case, record in zip(cases, records, strict=True):
         try:
             judge_one(case, record)
-        except AssertionError as failure:
-            failures.append(str(failure))
+        except CheckFailed as failure:
+            failures.append(failure)
     if failures:
-        raise AssertionError(next((f for f in failures if "\n  Likely cause:" in f), failures[0]))
+        raise next((f for f in failures if f.failure.cause is not None), failures[0])
+
+
+# ---------------------------------------------------------------- a failure recorded as data by a worker
+
+
+def recorded_text(data: Any, depth: int = 0) -> Text:
+    """The ``Text`` a worker recorded (``Text.to_data``), refused with ``ValueError`` unless it is a declared message
+    with exactly its fields, each plain (a string, a number, a boolean, None) or such a text: the worker runs student
+    code, so what it says is checked before it is rendered."""
+    if depth > 8 or not isinstance(data, Mapping) or set(data) - {"id", "fields"}:
+        raise ValueError(f"not a recorded message: {str(data)[:80]!r}")
+    declared = CATALOGUE.get(data.get("id")) if isinstance(data.get("id"), str) else None
+    fields = data.get("fields", {})
+    if declared is None or not isinstance(fields, Mapping):
+        raise ValueError(f"not a declared message: {str(data.get('id'))[:80]!r}")
+    names = {name for _, name, _, _ in string.Formatter().parse(declared.en) if name is not None}
+    if set(fields) != names:
+        raise ValueError(
+            f"the message {declared.id!r} recorded with the fields {sorted(fields)[:8]}, not {sorted(names)}"
+        )
+    for value in fields.values():
+        if isinstance(value, Mapping):
+            recorded_text(value, depth + 1)
+        elif value is not None and not isinstance(value, (str, int, float, bool)):
+            raise ValueError(f"the message {declared.id!r} recorded with a field of type {type(value).__name__}")
+    return Text.from_data(data)
+
+
+def recorded_failure(data: Any) -> Failure:
+    """The ``Failure`` a worker recorded (``Failure.to_data``), each of its texts checked as ``recorded_text`` does."""
+    if not isinstance(data, Mapping) or set(data) - {"message", "cause", "formula"}:
+        raise ValueError(f"not a recorded failure: {str(data)[:80]!r}")
+    message, cause, formula = (
+        recorded_text(data[key]) if data.get(key) is not None else None for key in ("message", "cause", "formula")
+    )
+    if message is None:
+        raise ValueError("a recorded failure without its message")
+    return Failure(message, cause, formula)

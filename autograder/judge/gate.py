@@ -12,27 +12,23 @@ from __future__ import annotations
 from typing import Any
 
 import numpy as np
+from nn_messages import SHAPE, CheckFailed, Failure, Text
 
+from autograder import messages as say
 from autograder.judge import gate_reference, reference
 from autograder.judge.common import got
 from mnist_data import MnistDataError, load_mnist, to_vectors
 from nn_checks import fail
-from nn_diagnosis import explain, explain_error
+from nn_diagnosis import explain_error
 
 THRESHOLD = 0.97
-AFTER_CHECKS = "the gate trains your MLP, Linear and ReLU: make their checks above pass first"
-SLOW_HINT = "a Python loop over samples or entries in forward/backward; use matrix products (x @ W) on the whole batch"
-SLOWER_HINT = (
-    "a Python loop over samples or entries in forward/backward, or very large temporary arrays; "
-    "use matrix products (x @ W) on the whole batch"
-)
-FORGED = "something other than the grader's training changed the parameters"
-FAR = (
-    "a gradient of your MLP, Linear or ReLU differs from the chapter's (see the backward checks above), or "
-    "something other than the grader's update changed the parameters during training"
-)
-SPEED = "MNIST training speed"
-TRAINING = "MNIST training (784-256-10, batch 32)"
+AFTER_CHECKS = say.GATE_AFTER_CHECKS
+SLOW_HINT = say.GATE_LOOP
+SLOWER_HINT = say.GATE_SLOW
+FORGED = say.GATE_FORGED
+FAR = say.GATE_FAR
+SPEED = say.GATE_SPEED
+TRAINING = say.GATE_TRAINING
 
 
 def _mnist() -> Any:
@@ -64,13 +60,14 @@ def _reference_end(inputs: dict[str, Any]) -> list[np.ndarray]:
 def _fail_python_loop(loop: dict[str, Any]) -> None:
     """The Python lines a training step runs grew with the batch: a loop over samples or entries."""
     (small, big), (rows_small, rows_big) = loop["lines"], loop["rows"]
-    where = f", the extra ones in {', '.join(loop['where'])}" if loop.get("where") else ""
-    got_lines = f"at least {big:,}" if loop.get("capped") else f"{big:,}"
+    big_lines = say.GATE_AT_LEAST(count=f"{big:,}") if loop.get("capped") else f"{big:,}"
+    counts = dict(small=f"{small:,}", small_rows=rows_small, big=big_lines, big_rows=rows_big)
     fail(
         SPEED,
-        f"a training step (forward and backward) to run as many lines of Python for {rows_big} rows as for "
-        f"{rows_small}, as whole-batch array operations do",
-        f"{small:,} lines for {rows_small} rows and {got_lines} for {rows_big}{where}",
+        say.GATE_LOOP_EXPECTED(big_rows=rows_big, small_rows=rows_small),
+        say.GATE_LOOP_GOT_WHERE(**counts, where=", ".join(loop["where"]))
+        if loop.get("where")
+        else say.GATE_LOOP_GOT(**counts),
         SLOW_HINT,
     )
 
@@ -79,15 +76,19 @@ def _fail_slowdown(speed: dict[str, Any], limit: float) -> None:
     """A training step took far more CPU time than the grader's own NumPy step, measured alternately with it."""
     fail(
         SPEED,
-        f"a training step to take at most {limit:g} times the CPU time of the grader's NumPy step of the "
-        "same shapes, measured alternately with it",
-        f"{speed['slowdown']:.1f} times ({speed['student_ms']:.1f} ms against {speed['reference_ms']:.2f} ms, "
-        f"median of {speed['pairs']} pairs, up to step {speed['step']})",
+        say.GATE_SLOWDOWN_EXPECTED(limit=f"{limit:g}"),
+        say.GATE_SLOWDOWN_GOT(
+            times=f"{speed['slowdown']:.1f}",
+            student=f"{speed['student_ms']:.1f}",
+            reference=f"{speed['reference_ms']:.2f}",
+            pairs=speed["pairs"],
+            step=speed["step"],
+        ),
         SLOWER_HINT,
     )
 
 
-def judge_accuracy(inputs: dict[str, Any], records: list[dict[str, Any]]) -> str:
+def judge_accuracy(inputs: dict[str, Any], records: list[dict[str, Any]]) -> Text:
     """Judge the training the probe did; return the line to show on success."""
     (record,) = records
     got(record, "model", "MLP(784, 256, 10)", AFTER_CHECKS)
@@ -96,36 +97,26 @@ def judge_accuracy(inputs: dict[str, Any], records: list[dict[str, Any]]) -> str
     if record["shapes"] != expected:
         fail(
             "MLP(784, 256, 10).parameters()",
-            f"W1, b1, W2, b2 of shapes {expected}",
-            f"shapes {record['shapes']}",
+            say.GATE_SHAPES_EXPECTED(shapes=expected),
+            say.GATE_SHAPES(shapes=record["shapes"]),
             AFTER_CHECKS,
         )
     if "python_loop" in record:
         _fail_python_loop(record["python_loop"])
-    logits = got(record, "logits", "MLP(784, 256, 10).forward on 32 MNIST images", AFTER_CHECKS)
+    logits = got(record, "logits", say.GATE_FORWARD, AFTER_CHECKS)
     if np.shape(logits) != (inputs["batch"], 10):
-        fail(
-            "MLP(784, 256, 10).forward on 32 MNIST images",
-            f"shape ({inputs['batch']}, 10)",
-            f"shape {np.shape(logits)}",
-            AFTER_CHECKS,
-        )
+        fail(say.GATE_FORWARD, SHAPE(shape=(inputs["batch"], 10)), SHAPE(shape=np.shape(logits)), AFTER_CHECKS)
     if "training_error" in record:
-        raise AssertionError(explain_error(TRAINING, record["training_error"], formula=AFTER_CHECKS))
+        raise CheckFailed(explain_error(TRAINING, record["training_error"], formula=AFTER_CHECKS))
     if "missing_grad" in record:
         fail(
             TRAINING,
-            "every parameter to have a .grad after MLP.backward",
-            f"parameters {record['missing_grad']} without one",
-            "MLP.backward must call fc2.backward, relu.backward and fc1.backward",
+            say.GATE_EVERY_GRAD,
+            say.GATE_WITHOUT_GRAD(names=record["missing_grad"]),
+            say.GATE_BACKWARD_CALLS,
         )
     if "diverged_at" in record:
-        fail(
-            TRAINING,
-            "finite logits",
-            f"NaN or inf after {record['diverged_at']} SGD steps",
-            "training diverged; a gradient is wrong (check the gradient tests above)",
-        )
+        fail(TRAINING, say.GATE_FINITE, say.GATE_DIVERGED_AT(steps=record["diverged_at"]), say.GATE_DIVERGED)
     for key in ("too_slow", "speed"):
         if key in record and not record[key]["slowdown"] <= inputs["max_slowdown"]:
             _fail_slowdown(record[key], inputs["max_slowdown"])
@@ -135,24 +126,25 @@ def judge_accuracy(inputs: dict[str, Any], records: list[dict[str, Any]]) -> str
         and [np.shape(p) for p in trained] == [a.shape for a in inputs["init"]]
         and all(isinstance(p, np.ndarray) and p.dtype.kind == "f" for p in trained)
     ):
-        fail(TRAINING, "the trained W1, b1, W2, b2 as float arrays", "something else", FORGED)
+        fail(TRAINING, say.GATE_FLOAT_ARRAYS, say.GATE_SOMETHING_ELSE, FORGED)
     accuracy, seconds = test_accuracy(trained), record["seconds"]
     if not accuracy >= THRESHOLD:
-        message = (
-            f"MNIST test accuracy after the grader's training ({len(inputs['learning_rates'])} epochs, {seconds:.1f} "
-            "s): "
-            f"expected at least {THRESHOLD:.2%} (a correct MLP reaches about 98%), got {accuracy:.2%}."
+        message = say.GATE_ACCURACY(
+            epochs=len(inputs["learning_rates"]),
+            seconds=f"{seconds:.1f}",
+            required=f"{THRESHOLD:.2%}",
+            accuracy=f"{accuracy:.2%}",
         )
-        raise AssertionError(explain(message, "a gradient is slightly wrong or the model does not learn", AFTER_CHECKS))
+        raise CheckFailed(Failure(message, say.GATE_NOT_LEARNING, AFTER_CHECKS))
     far = gate_reference.distances(trained, _reference_end(inputs))
     if max(far) > gate_reference.MAX_DISTANCE:
         fail(
             TRAINING,
-            f"the trained W1 and W2 within {gate_reference.MAX_DISTANCE:.0%} (relative L2) of where the grader's own "
-            "training of a correct MLP from the same start on the same data ends (a correct MLP, in float32, float64 "
-            "or with einsum, ends 2-9 % away; training moves W1 about 50 % and W2 about 75 %)",
-            f"W1 {far[0]:.0%} and W2 {far[1]:.0%} away (test accuracy {accuracy:.2%})",
+            say.GATE_NEAR_REFERENCE(limit=f"{gate_reference.MAX_DISTANCE:.0%}"),
+            say.GATE_TOO_FAR(w1=f"{far[0]:.0%}", w2=f"{far[1]:.0%}", accuracy=f"{accuracy:.2%}"),
             FAR,
         )
-    speed = f", {record['speed']['slowdown']:.1f} times the grader's NumPy step" if "speed" in record else ""
-    return f"MNIST: {accuracy:.2%} test accuracy after {seconds:.1f} s of training{speed} (required {THRESHOLD:.0%})."
+    passed = dict(accuracy=f"{accuracy:.2%}", seconds=f"{seconds:.1f}", required=f"{THRESHOLD:.0%}")
+    if "speed" in record:
+        return say.GATE_PASSED_SPEED(**passed, times=f"{record['speed']['slowdown']:.1f}")
+    return say.GATE_PASSED(**passed)

@@ -5,27 +5,44 @@ from __future__ import annotations
 from typing import Any
 
 import numpy as np
+from nn_messages import PART_OF, Text
 
 from autograder.judge import reference
 from autograder.judge.common import VALUE_TOLERANCE, got, judge_cases
+from autograder.messages import (
+    GRAD_AFTER_BACKWARD,
+    LINEAR_FLOAT32_LAYER,
+    LINEAR_FLOAT64,
+    LINEAR_GIVEN,
+    LINEAR_KEEP_DTYPE,
+    RETURNED_DX,
+    WITH_X_SHAPE,
+)
 from autograder.probe.core import is_raised
 from nn_checks import check_array, check_dtype, check_shape, check_unchanged
 from nn_diagnosis import LINEAR_DB, LINEAR_DW, LINEAR_DX, LINEAR_FORWARD, Quantity
 
-KEEP_DTYPE = "a cast (astype, np.float32, ...) changed the precision; keep the dtype of x and of the parameters"
-GIVEN = "Linear.__init__ is given code: keep W of shape (in_features, out_features) and b of shape (out_features,)"
+KEEP_DTYPE = LINEAR_KEEP_DTYPE
+GIVEN = LINEAR_GIVEN
 
 
-def _name(case: dict[str, Any]) -> str:
-    return f"Linear({case['W'].shape[0]}, {case['W'].shape[1]}) with x of shape {case['x'].shape}"
+def _layer(case: dict[str, Any]) -> str:
+    """The layer as code: ``Linear(3, 2)``."""
+    d_in, d_out = case["W"].shape
+    return f"Linear({d_in}, {d_out})"
+
+
+def _name(case: dict[str, Any]) -> Text:
+    return WITH_X_SHAPE(call=_layer(case), shape=case["x"].shape)
 
 
 def _check_layer(case: dict[str, Any], record: dict[str, Any]) -> None:
     """The student's own W and b, from the given __init__, have the documented shapes."""
     d_in, d_out = case["W"].shape
-    got(record, "layer", f"Linear({d_in}, {d_out})")
-    check_shape(f"Linear({d_in}, {d_out}).W", np.empty(record["W_shape"]), (d_in, d_out), GIVEN)
-    check_shape(f"Linear({d_in}, {d_out}).b", np.empty(record["b_shape"]), (d_out,), GIVEN)
+    layer = _layer(case)
+    got(record, "layer", layer)
+    check_shape(f"{layer}.W", np.empty(record["W_shape"]), (d_in, d_out), GIVEN)
+    check_shape(f"{layer}.b", np.empty(record["b_shape"]), (d_out,), GIVEN)
 
 
 def judge_forward(inputs: dict[str, Any], records: list[dict[str, Any]]) -> None:
@@ -33,27 +50,28 @@ def judge_forward(inputs: dict[str, Any], records: list[dict[str, Any]]) -> None
 
     def one(case: dict[str, Any], record: dict[str, Any]) -> None:
         _check_layer(case, record)
-        what = f"{_name(case)}: forward(x)"
+        what = PART_OF(what=_name(case), part="forward(x)")
         y = got(record, "y", what, LINEAR_FORWARD.formula)
         LINEAR_FORWARD.check(
             what, y, reference.linear_forward(case["x"], case["W"], case["b"]), VALUE_TOLERANCE, **case
         )
-        check_dtype(f"{what} for float64 x, W, b", y, np.float64, KEEP_DTYPE)
+        check_dtype(LINEAR_FLOAT64(what=what), y, np.float64, KEEP_DTYPE)
         check_unchanged(what, record["x_after"], case["x"])
-        got(record, "fresh_layer", f"Linear{case['W'].shape}")
-        y32 = got(record, "y32", f"{what} for a new float32 layer", LINEAR_FORWARD.formula)
-        check_array(f"{what} for a new float32 layer", y32)
-        check_shape(f"{what} for a new float32 layer", y32, (case["x"].shape[0], case["W"].shape[1]))
+        got(record, "fresh_layer", _layer(case))
+        float32 = LINEAR_FLOAT32_LAYER(what=what)
+        y32 = got(record, "y32", float32, LINEAR_FORWARD.formula)
+        check_array(float32, y32)
+        check_shape(float32, y32, (case["x"].shape[0], case["W"].shape[1]))
 
     judge_cases(inputs["cases"], records, one)
 
 
 _BACKWARD: dict[
-    str, tuple[int, str, str, Quantity]
+    str, tuple[int, str, Text, Quantity]
 ] = {  # gradient -> (position in reference.linear_backward, record key, what, quantity)
-    "x": (0, "dx", "dX returned by backward(grad)", LINEAR_DX),
-    "W": (1, "W_grad", "W.grad after backward(grad)", LINEAR_DW),
-    "b": (2, "b_grad", "b.grad after backward(grad)", LINEAR_DB),
+    "x": (0, "dx", RETURNED_DX, LINEAR_DX),
+    "W": (1, "W_grad", GRAD_AFTER_BACKWARD(name="W"), LINEAR_DW),
+    "b": (2, "b_grad", GRAD_AFTER_BACKWARD(name="b"), LINEAR_DB),
 }
 
 
@@ -69,17 +87,17 @@ def _judge_gradient(wrt: str, inputs: dict[str, Any], records: list[dict[str, An
         if backward_failed or record.get(key) is None:
             for forward in ("forward_stale", "forward"):
                 if is_raised(record.get(forward)):
-                    got(record, forward, f"{name}: forward(x)", LINEAR_FORWARD.formula)
+                    got(record, forward, PART_OF(what=name, part="forward(x)"), LINEAR_FORWARD.formula)
             if wrt == "x" or record.get(key) is None:
-                got(record, "dx", f"{name}: backward(grad)", quantity.formula)
+                got(record, "dx", PART_OF(what=name, part="backward(grad)"), quantity.formula)
         result = record[key]
-        what = f"{name}: {produced}"
+        what = PART_OF(what=name, part=produced)
         quantity.check(
             what, result, reference.linear_backward(case["x"], case["W"], case["g"])[position], VALUE_TOLERANCE, **case
         )
         check_dtype(what, result, np.float64, KEEP_DTYPE)
         if not backward_failed:
-            check_unchanged(f"{name}: backward(grad)", record["g_after"], case["g"])
+            check_unchanged(PART_OF(what=name, part="backward(grad)"), record["g_after"], case["g"])
 
     judge_cases(inputs["cases"], records, one)
 

@@ -5,23 +5,19 @@ from __future__ import annotations
 from typing import Any
 
 import numpy as np
+from nn_messages import Text
 
 from autograder.judge import reference
 from autograder.judge.common import VALUE_TOLERANCE, got, judge_cases
+from autograder.messages import LOSS_CALL, LOSS_TARGET_AXIS
 from nn_checks import check_unchanged
-from nn_diagnosis import CROSS_ENTROPY, CROSS_ENTROPY_GRAD, check_loss
+from nn_diagnosis import CROSS_ENTROPY, CROSS_ENTROPY_GRAD, ErrorCause, check_loss
 
-TARGET_ERRORS = (
-    (
-        "IndexError",
-        "",
-        "the targets index the wrong axis: y holds one class index per row, so pick entries with [np.arange(B), y]",
-    ),
-)
+TARGET_ERRORS: tuple[ErrorCause, ...] = (("IndexError", "", LOSS_TARGET_AXIS),)
 
 
-def _name(call: str, z: np.ndarray) -> str:
-    return f"CrossEntropyLoss().{call} for logits of shape {z.shape} (largest |logit| {np.abs(z).max():.4g})"
+def _name(call: str, z: np.ndarray) -> Text:
+    return LOSS_CALL(call=call, shape=z.shape, largest=f"{np.abs(z).max():.4g}")
 
 
 def judge_forward(inputs: dict[str, Any], records: list[dict[str, Any]]) -> None:

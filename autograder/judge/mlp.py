@@ -9,8 +9,11 @@ from __future__ import annotations
 
 from typing import Any
 
+from nn_messages import FOR_X_SHAPE, PART_OF, Text
+
 from autograder.judge import reference
 from autograder.judge.common import VALUE_TOLERANCE, got, judge_cases
+from autograder.messages import GRAD_AFTER_BACKWARD, RETURNED_DX, WITH_X_SHAPE
 from autograder.probe.core import is_raised
 from nn_checks import check_shape, check_unchanged
 from nn_diagnosis import MLP_BACKWARD, MLP_FORWARD, call_order_cause, check_parameters
@@ -19,7 +22,7 @@ NAMES = ("W1", "b1", "W2", "b2")
 
 
 def _built(case: dict[str, Any], record: dict[str, Any]) -> str:
-    """The student's MLP was built and its parameters() are W1, b1, W2, b2; return its name for messages."""
+    """The student's MLP was built and its parameters() are W1, b1, W2, b2; return its name for messages (code)."""
     name = f"MLP({case['W1'].shape[0]}, {case['W1'].shape[1]}, {case['W2'].shape[1]})"
     got(record, "mlp", name)
     got(record, "parameters", f"list({name}.parameters())")
@@ -27,7 +30,7 @@ def _built(case: dict[str, Any], record: dict[str, Any]) -> str:
     return name
 
 
-def _order_cause(record: dict[str, Any], direction: str) -> str | None:
+def _order_cause(record: dict[str, Any], direction: str) -> Text | None:
     """The layer-order mistake the recorded calls prove; a method that raised proves only a wrong order already seen."""
     calls = record.get("calls", [])
     forward_done = "logits" in record and not is_raised(record["logits"])
@@ -41,7 +44,7 @@ def judge_forward(inputs: dict[str, Any], records: list[dict[str, Any]]) -> None
     """forward gives fc2(relu(fc1(x))) and leaves x alone."""
 
     def one(case: dict[str, Any], record: dict[str, Any]) -> None:
-        what = f"{_built(case, record)}.forward(x) for x of shape {case['x'].shape}"
+        what = FOR_X_SHAPE(call=f"{_built(case, record)}.forward(x)", shape=case["x"].shape)
         cause = _order_cause(record, "forward")
         logits = got(record, "logits", what, MLP_FORWARD.formula, cause=cause)
         weights = [case[n] for n in NAMES]
@@ -58,20 +61,25 @@ def judge_backward(inputs: dict[str, Any], records: list[dict[str, Any]]) -> Non
 
     def one(case: dict[str, Any], record: dict[str, Any]) -> None:
         x, g, weights = case["x"], case["g"], [case[n] for n in NAMES]
-        what = f"{_built(case, record)} with x of shape {x.shape}"
+        what = WITH_X_SHAPE(call=_built(case, record), shape=x.shape)
         cause = _order_cause(record, "backward")
-        logits = got(record, "logits", f"{what}: forward(x)", MLP_FORWARD.formula, cause=cause)
-        check_shape(f"{what}: forward(x)", logits, g.shape)
-        dx = got(record, "dx", f"{what}: backward(grad)", MLP_BACKWARD.formula, cause=cause)
-        check_unchanged(f"{what}: backward(grad)", record["g_after"], g)
+        forward, backward = PART_OF(what=what, part="forward(x)"), PART_OF(what=what, part="backward(grad)")
+        logits = got(record, "logits", forward, MLP_FORWARD.formula, cause=cause)
+        check_shape(forward, logits, g.shape)
+        dx = got(record, "dx", backward, MLP_BACKWARD.formula, cause=cause)
+        check_unchanged(backward, record["g_after"], g)
         expected = reference.mlp_backward(x, *weights, g)
         MLP_BACKWARD.check(
-            f"{what}: dX returned by backward(grad)", dx, expected["x"], VALUE_TOLERANCE, cause=cause, **case
+            PART_OF(what=what, part=RETURNED_DX), dx, expected["x"], VALUE_TOLERANCE, cause=cause, **case
         )
         grads = dict(zip(NAMES, record["grads"], strict=True))
         for name in NAMES:
             MLP_BACKWARD.check(
-                f"{what}: {name}.grad after backward(grad)", grads[name], expected[name], VALUE_TOLERANCE, cause=cause
+                PART_OF(what=what, part=GRAD_AFTER_BACKWARD(name=name)),
+                grads[name],
+                expected[name],
+                VALUE_TOLERANCE,
+                cause=cause,
             )
 
     judge_cases(inputs["cases"], records, one)

@@ -5,13 +5,15 @@ from __future__ import annotations
 from typing import Any
 
 import numpy as np
+from nn_messages import FD_CHECK, FOR_X_SHAPE
 
 from autograder.judge import reference
 from autograder.judge.common import VALUE_TOLERANCE, got, judge_cases
+from autograder.messages import RELU_KEEP_DTYPE
 from nn_checks import FD_TOLERANCE, check_dtype, check_unchanged, numerical_gradient
 from nn_diagnosis import RELU_BACKWARD, RELU_FORWARD
 
-KEEP_DTYPE = "a cast changed the precision; keep the dtype of the input"
+KEEP_DTYPE = RELU_KEEP_DTYPE
 
 
 def judge_forward(inputs: dict[str, Any], records: list[dict[str, Any]]) -> None:
@@ -19,7 +21,7 @@ def judge_forward(inputs: dict[str, Any], records: list[dict[str, Any]]) -> None
 
     def one(case: dict[str, Any], record: dict[str, Any]) -> None:
         h = case["x"]
-        what = f"ReLU().forward(x) for x of shape {h.shape}"
+        what = FOR_X_SHAPE(call="ReLU().forward(x)", shape=h.shape)
         got(record, "layer", "ReLU()")
         y = got(record, "y", what, RELU_FORWARD.formula)
         RELU_FORWARD.check(what, y, reference.relu_forward(h), VALUE_TOLERANCE, x=h)
@@ -34,19 +36,20 @@ def judge_backward(inputs: dict[str, Any], records: list[dict[str, Any]]) -> Non
 
     def one(case: dict[str, Any], record: dict[str, Any]) -> None:
         h, g = case["x"], case["g"]
-        what = f"ReLU().backward(grad) for x of shape {h.shape}"
+        what = FOR_X_SHAPE(call="ReLU().backward(grad)", shape=h.shape)
+        forward = FOR_X_SHAPE(call="ReLU().forward(x)", shape=h.shape)
         got(record, "layer", "ReLU()")
         for key in ("forward_stale", "forward"):
-            got(record, key, f"ReLU().forward(x) for x of shape {h.shape}", RELU_FORWARD.formula)
+            got(record, key, forward, RELU_FORWARD.formula)
         dx = got(record, "dx", what, RELU_BACKWARD.formula)
         RELU_BACKWARD.check(what, dx, reference.relu_backward(h, g), VALUE_TOLERANCE, x=h, x_stale=case["x_stale"], g=g)
         check_dtype(what, dx, np.float64, KEEP_DTYPE)
         check_unchanged(what, record["g_after"], g)
         smooth = case["x_smooth"]
-        got(record, "forward_smooth", f"ReLU().forward(x) for x of shape {h.shape}", RELU_FORWARD.formula)
+        got(record, "forward_smooth", forward, RELU_FORWARD.formula)
         dx = got(record, "dx_smooth", what, RELU_BACKWARD.formula)
         perturbed = smooth.copy()
         numeric = numerical_gradient(lambda: np.sum(reference.relu_forward(perturbed) * g), perturbed)
-        RELU_BACKWARD.check(f"{what} (finite-difference check)", dx, numeric, FD_TOLERANCE, x=smooth, g=g)
+        RELU_BACKWARD.check(FD_CHECK(what=what), dx, numeric, FD_TOLERANCE, x=smooth, g=g)
 
     judge_cases(inputs["cases"], records, one)

@@ -8,10 +8,13 @@ from __future__ import annotations
 
 from typing import Any
 
-from autograder.judge.common import got
-from nn_diagnosis import SGD_SKIP_NONE, SGD_UPDATE, check_sgd
+from nn_messages import SGD_SKIP_NONE
 
-NONE_GRAD = (("TypeError", "NoneType", SGD_SKIP_NONE),)
+from autograder.judge.common import got
+from autograder.messages import SGD_STEP
+from nn_diagnosis import SGD_UPDATE, ErrorCause, check_sgd
+
+NONE_GRAD: tuple[ErrorCause, ...] = (("TypeError", "NoneType", SGD_SKIP_NONE),)
 
 
 def judge_step(inputs: dict[str, Any], records: list[dict[str, Any]]) -> None:
@@ -24,7 +27,7 @@ def judge_step(inputs: dict[str, Any], records: list[dict[str, Any]]) -> None:
             got(
                 record,
                 f"step{step}",
-                f"{name}.step() with the .grad of parameter {case['skipped']} None",
+                SGD_STEP(call=f"{name}.step()", index=case["skipped"]),
                 SGD_UPDATE.formula,
                 NONE_GRAD,
             )

@@ -10,9 +10,12 @@ import warnings
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
+
+if TYPE_CHECKING:
+    from nn_messages import Failure, Text
 
 CHECK_SECONDS = 10
 """CPU seconds one check may use (a correct solution needs well under one); the gate has its own limits.
@@ -22,7 +25,12 @@ _HERE = str(Path(__file__).resolve().parent)
 
 
 class CheckTimeout(AssertionError):
-    pass
+    """The student's code ran past a time limit; ``failure`` (an ``nn_messages.Failure``) says which, as data, for the
+    record (``failure.to_data()``); ``str()`` is its English rendering."""
+
+    def __init__(self, failure: Failure) -> None:
+        super().__init__(failure.render("en"))
+        self.failure = failure
 
 
 class Stopped(Exception):
@@ -30,7 +38,7 @@ class Stopped(Exception):
 
 
 @contextmanager
-def _limit(timer: int, signum: int, seconds: float, failure: str) -> Iterator[None]:
+def _limit(timer: int, signum: int, seconds: float, failure: Failure) -> Iterator[None]:
     """Raise ``CheckTimeout(failure)`` when the interval timer ``timer`` fires after ``seconds`` (main thread only)."""
     if threading.current_thread() is not threading.main_thread():
         yield
@@ -48,30 +56,29 @@ def _limit(timer: int, signum: int, seconds: float, failure: str) -> Iterator[No
         signal.signal(signum, previous)
 
 
-def time_limit(what: str, seconds: float = CHECK_SECONDS) -> Any:
+def time_limit(what: Text | str, seconds: float = CHECK_SECONDS) -> Any:
     """Raise ``CheckTimeout`` once the body has used ``seconds`` of this process's CPU time (main thread only).
 
-    Code that hangs without using the CPU (a sleep) is stopped by the worker's wall-clock limit instead.
+    ``what`` is what runs: a ``Text``, or code such as "Linear.forward". Code that hangs without using the CPU (a
+    sleep) is stopped by the worker's wall-clock limit instead.
     """
-    return _limit(
-        signal.ITIMER_PROF,
-        signal.SIGPROF,
-        seconds,
-        f"{what}: expected to finish within {seconds:g} s of CPU time, but it was still running.\n"
-        "  Likely cause: an endless loop, or a Python loop over every element instead of array operations.",
-    )
+    from nn_messages import Failure  # a course helper, next to the notebook (imported on use, as in ``raised``)
+
+    from .messages import CPU_TIME, ENDLESS_LOOP
+
+    failure = Failure(CPU_TIME(what=what, seconds=f"{seconds:g}"), ENDLESS_LOOP)
+    return _limit(signal.ITIMER_PROF, signal.SIGPROF, seconds, failure)
 
 
-def wall_limit(what: str, seconds: float) -> Any:
+def wall_limit(what: Text | str, seconds: float) -> Any:
     """Raise ``CheckTimeout`` if the body runs longer than ``seconds`` of wall time (main thread only): against hangs
     that use no CPU, with a limit far above what any load makes of a correct run."""
-    return _limit(
-        signal.ITIMER_REAL,
-        signal.SIGALRM,
-        seconds,
-        f"{what}: expected to finish within {seconds:g} s, but it was still running.\n"
-        "  Likely cause: your code waits for something that never comes, or never stops.",
-    )
+    from nn_messages import Failure  # a course helper, next to the notebook
+
+    from .messages import NEVER_STOPS, WALL_TIME
+
+    failure = Failure(WALL_TIME(what=what, seconds=f"{seconds:g}"), NEVER_STOPS)
+    return _limit(signal.ITIMER_REAL, signal.SIGALRM, seconds, failure)
 
 
 def plain(value: Any) -> Any:

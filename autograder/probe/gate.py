@@ -29,12 +29,14 @@ from types import CodeType, FrameType
 from typing import Any
 
 import numpy as np
+from nn_messages import Text
 from threadpoolctl import threadpool_limits
 
 import mnist_data
 from mnist_data import load_mnist, to_vectors
 
 from .core import CheckTimeout, Record, Stopped, collect_cases, plain, raised, time_limit, wall_limit
+from .messages import GATE_COUNTING, GATE_STEP, GATE_TRAINING
 
 LOOP_ROWS = (4, 32)
 """Batch sizes of the line count; a step running at least one more line per extra row loops over the batch."""
@@ -65,7 +67,7 @@ def _cross_entropy_grad(logits: np.ndarray, targets: np.ndarray) -> np.ndarray:
     return probs / len(targets)
 
 
-def cpu_limit(what: str, seconds: float = STEP_CPU_SECONDS) -> Any:
+def cpu_limit(what: Text | str, seconds: float = STEP_CPU_SECONDS) -> Any:
     """Raise ``CheckTimeout`` once the body has used ``seconds`` of this process's CPU time (main thread only)."""
     return time_limit(what, seconds)
 
@@ -184,7 +186,7 @@ def _train(MLP: type, inputs: dict[str, Any], record: Record) -> None:
     record.keep("shapes", [list(np.shape(p)) for p in params])
     if [tuple(np.shape(p)) for p in params] != [tuple(a.shape) for a in inputs["init"]]:
         raise Stopped
-    with cpu_limit("MNIST training, counting the Python lines of a step", 3 * STEP_CPU_SECONDS):
+    with cpu_limit(GATE_COUNTING, 3 * STEP_CPU_SECONDS):
         loop = python_loop(MLP, inputs, x_train, y_train)
     if loop is not None:
         record.keep("python_loop", loop)
@@ -237,7 +239,7 @@ def _train(MLP: type, inputs: dict[str, Any], record: Record) -> None:
             rows = order[i : i + batch]
             x, y = x_train[rows], y_train[rows]
             paired = step >= WARMUP_STEPS and (step < window_end or step % PAIR_EVERY == 0)
-            with cpu_limit(f"MNIST training, step {step + 1}"):
+            with cpu_limit(GATE_STEP(step=step + 1)):
                 if paired and len(pairs) % 2:  # every other pair, the reference goes first
                     reference_cpu = reference_step(x, y, lr)
                 logits, student_cpu = student_step(x, y, lr, step == 0)
@@ -269,5 +271,5 @@ def mnist_accuracy(MLP: type, inputs: dict[str, Any]) -> list[Record]:
         except Exception as error:  # noqa: BLE001 - a crash inside training is the student's code failing
             record.keep("training_error", raised(error))
 
-    with wall_limit("MNIST training", inputs["wall_seconds"]), threadpool_limits(limits=1, user_api="blas"):
+    with wall_limit(GATE_TRAINING, inputs["wall_seconds"]), threadpool_limits(limits=1, user_api="blas"):
         return collect_cases([None], probe)

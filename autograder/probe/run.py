@@ -13,7 +13,7 @@ classes, and a training loop, a ``sleep`` or an ``input()`` left at the top leve
 The notebook says so to students.
 
 Student code shares this process, so nothing reported here is believed as such: the trusted side reads it with bounds
-and judges every value against what it computes itself (``autograder.plugins.verify``).
+and judges every value against what it computes itself (``autograder.grading.verify``).
 """
 
 from __future__ import annotations
@@ -29,6 +29,7 @@ from pathlib import Path
 from typing import Any
 
 from .core import CheckTimeout, encode, load, raised, time_limit, wall_limit
+from .messages import LOADING_CELL
 
 DEFINITIONS = (
     ast.Import,
@@ -69,7 +70,7 @@ def load_answer(
         starting(cell["grade_id"])
         filename = f"<cell {cell['grade_id']}>"
         linecache.cache[filename] = (len(cell["source"]), None, cell["source"].splitlines(True), filename)
-        what = f"Running the definitions of answer cell {cell['grade_id']!r}"
+        what = LOADING_CELL(cell=repr(cell["grade_id"]))
         try:
             code = (
                 compile(cell["source"], filename, "exec")
@@ -127,7 +128,7 @@ def main(checks: list[str]) -> None:
             try:
                 outcome = {"records": probe_function(entry)(cls, load(program / "inputs" / check))}
             except CheckTimeout as timeout:
-                outcome = {"timeout": str(timeout)}
+                outcome = {"timeout": timeout.failure.to_data()}
         channel.send("result", check, *encode(outcome))
 
 
