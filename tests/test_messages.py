@@ -1,0 +1,280 @@
+"""Messages are data declared once by id (``nn_messages``), and the grader builds every failure from them (fast tier).
+
+Every message of the catalogue (the helpers', the judges' in ``autograder/messages.py`` and the probe's in
+``autograder/probe/messages.py``) has a wording in every language with the same fields, and renders; an id is declared
+once. No judge or probe builds a failure from words of its own (an f-string, a concatenation, a literal sentence):
+the class report counts causes by id, and a notebook shows them in its edition's language. A failure a worker
+records travels as data and is rebuilt, checked, on the trusted side.
+"""
+
+from __future__ import annotations
+
+import ast
+import json
+import string
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+REPO = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(REPO / "source" / "mlp"))  # the assignment's helper modules, as the judges see them
+
+from nn_messages import CATALOGUE, LANGUAGES, CheckFailed, Failure, Text, message, render  # noqa: E402
+
+import autograder.messages  # noqa: E402
+import autograder.probe.messages  # noqa: E402
+import nn_diagnosis  # noqa: E402, F401 - declares the helpers' messages
+import nn_public  # noqa: E402, F401
+from autograder.judge.checks import judge  # noqa: E402
+from autograder.judge.common import got, judge_cases, recorded_failure  # noqa: E402
+from autograder.judge.records import decode_record  # noqa: E402
+from autograder.probe.core import CheckTimeout, encode, time_limit  # noqa: E402
+
+GRADER = REPO / "autograder"
+CHECKED = sorted([*GRADER.glob("judge/*.py"), *GRADER.glob("probe/*.py")])
+"""The grader's modules that build failures: the judges and the probes."""
+DECLARING = (GRADER / "messages.py", GRADER / "probe" / "messages.py")
+
+
+def _fields(template: str) -> set[str]:
+    return {name for _, name, _, _ in string.Formatter().parse(template) if name is not None}
+
+
+def _declared_ids(path: Path) -> list[str]:
+    """The ids a catalogue module declares, as written: the first argument of each ``message(...)``/``text(...)``."""
+    return [
+        node.args[0].value
+        for node in ast.walk(ast.parse(path.read_text()))
+        if isinstance(node, ast.Call)
+        and isinstance(node.func, ast.Name)
+        and node.func.id in ("message", "text")
+        and node.args
+        and isinstance(node.args[0], ast.Constant)
+    ]
+
+
+GRADER_IDS = sorted(i for path in DECLARING for i in _declared_ids(path))
+
+
+def test_the_grader_declares_its_messages() -> None:
+    assert len(GRADER_IDS) > 40 and set(GRADER_IDS) <= set(CATALOGUE), set(GRADER_IDS) - set(CATALOGUE)
+    assert all(
+        i.split(".")[0] in {"judge", "checks", "linear", "relu", "loss", "sgd", "gate", "probe"} for i in GRADER_IDS
+    )
+
+
+@pytest.mark.parametrize("message_id", sorted(CATALOGUE))
+def test_every_message_has_every_language_with_the_same_fields_and_renders(message_id: str) -> None:
+    declared = CATALOGUE[message_id]
+    fields = _fields(declared.template("en"))
+    for language in LANGUAGES:
+        template = declared.template(language)
+        assert template.strip(), f"{message_id} has no {language} wording"
+        assert _fields(template) == fields, (message_id, language, template)
+        rendered = render(Text(message_id, {name: f"<{name}>" for name in fields}), language)
+        assert all(f"<{name}>" in rendered for name in fields), (message_id, language, rendered)
+
+
+@pytest.mark.parametrize("message_id", GRADER_IDS)
+def test_every_grader_message_is_written_in_chinese(message_id: str) -> None:
+    """A wording with English words in it has Chinese ones too (a template of fields and code alone needs none)."""
+    declared = CATALOGUE[message_id]
+    words = "".join(part for part, _, _, _ in string.Formatter().parse(declared.en))
+    if any(word.isalpha() and word.islower() and len(word) > 2 for word in words.split()):
+        assert any("\u4e00" <= c <= "\u9fff" for c in declared.zh), (message_id, declared.zh)
+
+
+def test_every_id_is_declared_once() -> None:
+    for path in DECLARING:
+        ids = _declared_ids(path)
+        assert len(ids) == len(set(ids)), f"{path.name} declares {sorted({i for i in ids if ids.count(i) > 1})} twice"
+    some = next(iter(CATALOGUE.values()))
+    assert message(some.id, en=some.en, zh=some.zh) == some  # the same declaration again (a module reloaded) is one
+    with pytest.raises(ValueError, match="declared twice"):
+        message(some.id, en=some.en + " (another)", zh=some.zh)
+    assert CATALOGUE[some.id] == some
+
+
+# ---------------------------------------------------------------- no failure built from words
+
+
+def _is_words(node: ast.expr) -> bool:
+    """An expression that builds text outside the catalogue: a literal string, an f-string, a concatenation or
+    %-formatting of strings, or a method of a string (``"...".format``, ``", ".join``)."""
+    if isinstance(node, ast.JoinedStr):
+        return True
+    if isinstance(node, ast.Constant):
+        return isinstance(node.value, str)
+    if isinstance(node, ast.BinOp):
+        return _is_words(node.left) or _is_words(node.right)
+    if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute):
+        return isinstance(node.func.value, (ast.Constant, ast.JoinedStr)) and _is_words(node.func.value)
+    return False
+
+
+def _name(call: ast.Call) -> str:
+    func = call.func
+    return func.id if isinstance(func, ast.Name) else func.attr if isinstance(func, ast.Attribute) else ""
+
+
+FAILURES = {"CheckFailed", "Failure", "CheckTimeout"}
+"""Calls whose every argument must be data: a ``Text``, a ``Failure``, or a variable holding one."""
+TEXT_KEYWORDS = {"cause", "formula", "expected", "got", "accepted"}
+"""Keywords that take a ``Text`` (a cause, a formula, what was expected or came), never code."""
+FAIL_TEXTS = (1, 2, 3)
+"""Positions of ``nn_checks.fail(what, expected, got, cause)`` that are words, never code."""
+
+
+def _built_from_words(source: str, filename: str) -> list[str]:
+    found = []
+    for node in ast.walk(ast.parse(source, filename)):
+        if not isinstance(node, ast.Call):
+            continue
+        name, where = _name(node), f"{filename}:{node.lineno}"
+        if name == "AssertionError":
+            found.append(f"{where}: AssertionError(...) (raise CheckFailed(Failure(...)))")
+        arguments: list[ast.expr] = []
+        if name in FAILURES:
+            arguments = [*node.args, *(k.value for k in node.keywords)]
+        elif name == "fail":
+            arguments = [a for i, a in enumerate(node.args) if i in FAIL_TEXTS]
+        arguments += [k.value for k in node.keywords if k.arg in TEXT_KEYWORDS]
+        found += [f"{where}: {name}(... {ast.unparse(a)[:60]} ...)" for a in arguments if _is_words(a)]
+    return found
+
+
+@pytest.mark.parametrize("path", CHECKED, ids=lambda p: str(p.relative_to(REPO)))
+def test_no_judge_or_probe_builds_a_failure_from_words(path: Path) -> None:
+    found = _built_from_words(path.read_text(), str(path.relative_to(REPO)))
+    assert not found, "build these from messages (autograder/messages.py, autograder/probe/messages.py):\n" + "\n".join(
+        found
+    )
+
+
+@pytest.mark.parametrize("path", CHECKED, ids=lambda p: str(p.relative_to(REPO)))
+def test_no_judge_or_probe_keeps_a_sentence_of_its_own(path: Path) -> None:
+    """Causes and labels were module constants in English; now they are declared messages (``Text``)."""
+    sentences = [
+        f"line {node.lineno}: {ast.unparse(node)[:80]}"
+        for node in ast.parse(path.read_text()).body
+        if isinstance(node, (ast.Assign, ast.AnnAssign))
+        and node.value is not None
+        and _is_words(node.value)
+        and " " in ast.unparse(node.value)
+    ]
+    assert not sentences, sentences
+
+
+def test_the_scan_finds_words() -> None:
+    """The scan above is not vacuous: each way of building words is caught."""
+    for code in (
+        'raise CheckFailed(Failure(f"{what}: expected"))',
+        'raise CheckFailed(Failure(what + ": stopped"))',
+        'raise AssertionError("no")',
+        'fail(what, "an array", got)',
+        'x.check(what, a, e, cause="a {} cause".format(1))',
+        'Failure(message, ", ".join(causes))',
+    ):
+        assert _built_from_words(code, "<snippet>"), code
+    assert not _built_from_words('fail("MLP(784, 256, 10)", SHAPE(shape=s), got, CAUSE)', "<snippet>")
+    assert not _built_from_words('raise CheckFailed(Failure(STOPPED(what=f"Linear({n}, {m})")))', "<snippet>")
+
+
+# ---------------------------------------------------------------- judging: failures as data, causes as fields
+
+
+def _failure(call: Any) -> Failure:
+    with pytest.raises(CheckFailed) as failed:
+        call()
+    return failed.value.failure
+
+
+def test_a_raised_error_keeps_its_cause_and_formula_as_fields() -> None:
+    record = {"y": {"raised": "IndexError", "kinds": ["IndexError"], "message": "out of range", "line": None}}
+    cause = autograder.messages.LOSS_TARGET_AXIS
+    failure = _failure(lambda: got(record, "y", "Linear.forward", nn_diagnosis.LINEAR_FORWARD.formula, cause=cause))
+    assert failure.cause == cause and failure.formula == nn_diagnosis.LINEAR_FORWARD.formula
+    assert str(failure).startswith("Linear.forward raised IndexError: out of range\n  Likely cause: the targets")
+    stopped = _failure(lambda: got({}, "y", "Linear.forward"))
+    assert str(stopped) == "Linear.forward: the check stopped before this step." and stopped.cause is None
+
+
+def test_judge_cases_fails_with_the_first_failure_that_names_a_cause() -> None:
+    def one(case: dict[str, Any], record: dict[str, Any]) -> None:
+        cause = autograder.messages.GATE_DIVERGED if case["named"] else None
+        raise CheckFailed(Failure(autograder.messages.STOPPED(what=case["name"]), cause))
+
+    cases = [{"name": "first", "named": False}, {"name": "second", "named": True}, {"name": "third", "named": True}]
+    assert _failure(lambda: judge_cases(cases, [{}, {}, {}], one)).message.fields["what"] == "second"
+    assert _failure(lambda: judge_cases(cases[:1], [{}], one)).message.fields["what"] == "first"
+
+
+def test_a_probe_timeout_is_recorded_as_data_and_judged_the_same() -> None:
+    with pytest.raises(CheckTimeout) as stopped:
+        with time_limit("Linear.forward", 0.05):
+            while True:
+                pass
+    failure = stopped.value.failure
+    assert failure.cause == autograder.probe.messages.ENDLESS_LOOP
+    english = str(stopped.value)
+    assert english.startswith("Linear.forward: expected to finish within 0.05 s of CPU time, but it was still running.")
+    assert english.endswith(
+        "  Likely cause: an endless loop, or a Python loop over every element instead of array operations."
+    )
+    # through the worker's record format, read as the grader reads it
+    recorded = decode_record(*encode({"timeout": failure.to_data()}), Path("timeout"))
+    judged = _failure(lambda: judge("linear_forward", {}, recorded))
+    assert judged == failure and judged.render("zh") != english
+    assert json.loads(json.dumps(failure.to_data())) == failure.to_data()
+
+
+def test_a_timeout_given_as_words_is_shown_as_it_is() -> None:
+    words = "This check could not finish: the worker process running your code ended.\n  Likely cause: a crash."
+    failure = _failure(lambda: judge("linear_forward", {}, {"timeout": words}))
+    assert str(failure) == words
+
+
+@pytest.mark.parametrize(
+    "forged",
+    [
+        {"message": {"id": "no.such.message", "fields": {}}},
+        {"message": {"id": "probe.cpu_time", "fields": {"what": "x"}}},  # a field missing
+        {"message": {"id": "probe.cpu_time", "fields": {"what": "x", "seconds": "1", "more": "y"}}},
+        {"message": {"id": "probe.cpu_time", "fields": {"what": ["x"], "seconds": "1"}}},
+        {"message": {"id": "probe.cpu_time", "fields": {"what": "x", "seconds": "1"}}, "extra": 1},
+        {"cause": None},
+        ["not", "a", "failure"],
+    ],
+)
+def test_a_forged_recorded_failure_is_refused_not_rendered(forged: Any) -> None:
+    """A worker runs student code: a failure it records that is not a declared message with its fields is refused
+    (``ValueError``: the grading code charges the record as spoiled), never rendered with a KeyError."""
+    with pytest.raises(ValueError):
+        recorded_failure(forged)
+    with pytest.raises(ValueError):
+        judge("linear_forward", {}, {"timeout": forged})
+
+
+def test_a_missing_class_names_the_cells_that_raised_as_its_cause() -> None:
+    errors = {
+        "linear": {"raised": "NameError", "message": "name 'np2' is not defined"},
+        "relu": {"raised": "ValueError", "message": "boom"},
+    }
+    failure = _failure(lambda: judge("linear_forward", {}, {"missing_class": "Linear", "cell_errors": errors}))
+    assert str(failure) == (
+        "Linear: expected the class from its answer cell, but it is not defined.\n"
+        "  Likely cause: cell 'linear' raised NameError: name 'np2' is not defined; "
+        "cell 'relu' raised ValueError: boom."
+    )
+    assert failure.render("zh").startswith("Linear：这个类应由它的答案单元格定义")
+    deleted = _failure(lambda: judge("linear_forward", {}, {"missing_class": "Linear"}))
+    assert deleted.cause == autograder.messages.CELL_DELETED
+
+
+def test_the_gate_note_is_a_text() -> None:
+    note = autograder.messages.GATE_PASSED(accuracy="97.05%", seconds="1.0", required="97%")
+    assert str(note) == "MNIST: 97.05% test accuracy after 1.0 s of training (required 97%)."
+    assert note.render("zh").startswith("MNIST：训练 1.0 秒后")
+    assert Text.from_data(json.loads(json.dumps(note.to_data()))) == note
