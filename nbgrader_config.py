@@ -53,7 +53,7 @@ c.CourseDirectory.db_url = "sqlite:///gradebook.db"
 # c.KitGrading.grade_attempts = 2             # tries of one submission before it is left ungraded (no grade)
 # c.KitGrading.autograde_seconds = 900        # backstop: one submission's whole autograde (its process group killed)
 # c.KitGrading.max_output_chars = 20000       # longest text kept from one output in a graded notebook
-# The grading log (autograder/plugins/locked_cells.py)
+# The grading log (autograder/preprocessors/locked_cells.py)
 # c.OverwriteLockedCells.quiet_when_as_released = True  # False: nbgrader's checksum warning for every test cell
 
 # solutions/ is committed and must be reproducible, so it is generated without

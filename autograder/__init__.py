@@ -1,22 +1,29 @@
 """The grader of the ``mlp`` assignment, split along its trust line. Installed only where grading happens.
 
 Untrusted side, runs beside student code (in a sandboxed worker, with the student's answer cells):
-  ``probe/``     calls the student's classes on the hidden inputs and records what came, as plain data. It imports
-                 only NumPy, the course's helper modules and ``probe.*``, never the rest of this package.
+  ``probe/``          calls the student's classes on the hidden inputs and records what came, as plain data. It
+                      imports only NumPy, the course's helper modules and ``probe.*``, never the rest of this package.
+                      One module a part (``linear``, ``relu``, ``loss``, ``sgd``, ``mlp``, ``gate``), paired with
+                      the judge of the same name.
 Trusted side, never runs student code:
-  ``registry``   every hidden check, declared once.
-  ``judge/``     the judges: hidden inputs (from the grading secret), the float64 reference, finite differences,
-                 the diagnosis of what came; they read probe records, never call student code.
-  ``plugins/``   what nbgrader loads: the sandboxed kernel, verification outside it, cell repair, feedback.
-  ``sandbox``    bubblewrap, which the kernel and the workers run in.
-  ``settings``   ``KitGrading``: every path, limit and location a course may change, and ``apply(c)``.
-  ``faults``     ``GraderFault``: a failure of grading itself, never charged to a student.
-  ``cli/``       what people run: ``python -m autograder grade|demo|edition|hidden-cells``.
+  ``registry``        every hidden check, declared once.
+  ``judge/``          the judges: hidden inputs (from the grading secret), the float64 reference, finite
+                      differences, the diagnosis of what came; they read probe records, never call student code.
+  ``preprocessors/``  the preprocessors nbgrader loads: the sandboxed kernel, verification outside it, cell repair,
+                      locked cells. Thin: the work is in ``grading/``.
+  ``exporters/``      the nbconvert exporter of the feedback HTML.
+  ``grading/``        grading itself: preparing a grading (resolved once, passed on), verification in sandboxed
+                      workers, running a worker, a whole class (``class_run``), on a Dask cluster (``cluster``).
+  ``sandbox``         bubblewrap, which the kernel and the workers run in.
+  ``settings``        ``KitGrading``: every path, limit and location a course may change, and ``apply(c)``.
+  ``faults``          ``GraderFault``: a failure of grading itself, never charged to a student.
+  ``classroom``       drives stock nbgrader on a course folder, for the demo and the kit's tests.
+  ``cli/``            the commands people run: ``python -m autograder grade|demo|edition|hidden-cells``.
 ``tests/test_trust_line.py`` enforces the line: nothing under ``probe/`` imports the trusted side.
 
 Each hidden test cell calls one ``check_<name>`` of this module with the student's class. While grading, the
-notebook's kernel has only a stand-in of this package (``plugins/kernel.py``) and every check is decided outside
-it (``plugins/verify.py``). Called in a process of your own, ``check_<name>`` probes and judges there, returning
+notebook's kernel has only a stand-in of this package (``preprocessors/kernel.py``) and every check is decided outside
+it (``grading/verify.py``). Called in a process of your own, ``check_<name>`` probes and judges there, returning
 None on success and raising ``CheckFailed`` (with the student's message) on failure. The judges import the
 assignment's helper modules (``nn_core``, ``nn_checks``, ``nn_diagnosis``, ``mnist_data``), which nbgrader places
 next to the notebook, so they are loaded on first use.

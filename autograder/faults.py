@@ -1,9 +1,9 @@
 """The grader's own faults: what makes a grade untrustworthy for a reason that is not the student's.
 
-Trusted side only. Raised anywhere in the grader (``plugins``, ``cli``); the class grader catches it, writes no
-grade for that submission and says why. A fault travels to the grade command as data (``Fault``), not as a line of
-a log: inside ``nbgrader autograde`` the kit's preprocessors leave it in the file ``$KIT_FAULT_RECORD`` names
-(``recording_faults``), and the grade command and the cluster's task build one for what they see themselves.
+Trusted side only. Raised anywhere in the grader (``preprocessors``, ``grading``, ``cli``); the class grader catches
+it, writes no grade for that submission and says why. A fault travels to the grade command as data (``Fault``), not
+as a line of a log: inside ``nbgrader autograde`` the kit's preprocessors leave it in the file ``$KIT_FAULT_RECORD``
+names (``recording_faults``), and the grade command and the cluster's task build one for what they see themselves.
 """
 
 from __future__ import annotations

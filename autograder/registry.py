@@ -1,7 +1,7 @@
 """Every hidden check of the assignment, declared once: everything that needs the list of checks reads it here.
 
 Trusted side. The hidden test cells (``cli/hidden_cells.py`` writes them), the worker's manifest, the verification
-(``plugins/verify.py``), the in-process run of ``autograder.check_<name>``, the kit's catalogues and the benchmark all
+(``grading/verify.py``), the in-process run of ``autograder.check_<name>``, the kit's catalogues and the benchmark all
 read ``CHECKS``. Probes, judges and input builders are named, not imported, so importing this module imports none of
 them (the judges need the course's helper modules); ``probe_of``, ``judge_of`` and ``inputs_of`` load them on use.
 The probes themselves never import this module: a sandboxed worker gets ``manifest()`` as plain JSON.
@@ -125,7 +125,7 @@ def worker_groups() -> tuple[tuple[str, ...], ...]:
     each other probe module together, each slow check alone.
 
     A worker's start-up costs about as much as all fast probes together; a crash still costs only the check that
-    was running (``plugins.workers.run_part``). The MLP probes hold correct stand-in layers, so they never share a
+    was running (``grading.workers.run_part``). The MLP probes hold correct stand-in layers, so they never share a
     process with the checks of the layers themselves: a worker holds nothing a student could call for a right answer.
     """
     workers: dict[str, list[str]] = {}

@@ -279,31 +279,31 @@ def apply(c: Config) -> None:
     # Test cells a student deleted are put back; a cell whose grade_id was changed is first made a plain cell.
     c.OverwriteCells.add_missing_cells = True
     c.Autograde.sanitize_preprocessors = [
-        "autograder.plugins.sanitize.RefuseLinks",  # before anything else reads the copy nbgrader made
+        "autograder.preprocessors.sanitize.RefuseLinks",  # before anything else reads the copy nbgrader made
         "nbgrader.preprocessors.ClearOutput",
         "nbgrader.preprocessors.DeduplicateIds",
         "nbgrader.preprocessors.OverwriteKernelspec",
-        "autograder.plugins.sanitize.ForgetUnknownCells",
+        "autograder.preprocessors.sanitize.ForgetUnknownCells",
         # OverwriteCells, warning only of locked cells the student edited, not of hidden tests the release stripped
-        "autograder.plugins.locked_cells.OverwriteLockedCells",
+        "autograder.preprocessors.locked_cells.OverwriteLockedCells",
         "nbgrader.preprocessors.CheckCellMetadata",
     ]
     # The kernel runs sandboxed and sees no grader code; every hidden check is decided outside it, in sandboxed
     # workers, before SaveAutoGrades turns outputs into points.
     c.Autograde.autograde_preprocessors = [
-        "autograder.plugins.kernel.SandboxedExecute",
+        "autograder.preprocessors.kernel.SandboxedExecute",
         "nbgrader.preprocessors.IgnorePattern",
         "nbconvert.preprocessors.ClearMetadataPreprocessor",
         "nbgrader.preprocessors.LimitOutput",
-        "autograder.plugins.verify.VerifyOutsideKernel",
-        "autograder.plugins.sanitize.LimitOutputSize",  # after the verdicts: their text is cut like any output
+        "autograder.preprocessors.verify.VerifyOutsideKernel",
+        "autograder.preprocessors.sanitize.LimitOutputSize",  # after the verdicts: their text is cut like any output
         "nbgrader.preprocessors.SaveAutoGrades",
         "nbgrader.preprocessors.AssignLatePenalties",
         "nbgrader.preprocessors.CheckCellMetadata",
     ]
     # Feedback HTML that reads well offline: formulas as MathML (no MathJax from a CDN), failed checks first, in
-    # the edition's language (autograder/plugins/feedback.py).
-    c.GenerateFeedback.exporter_class = "autograder.plugins.feedback.FeedbackExporter"
+    # the edition's language (autograder/exporters/feedback.py).
+    c.GenerateFeedback.exporter_class = "autograder.exporters.feedback.FeedbackExporter"
 
 
 def load_course_config(course: Path) -> Config:

@@ -23,7 +23,7 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
 
-from autograder.cli import classroom  # noqa: E402
+from autograder import classroom  # noqa: E402
 
 
 def course_of(folder: Path, students: int) -> Path:

@@ -80,7 +80,7 @@ def inside_repository(folder: Path):
             text = einsum_float64(text)
         (copy / "submitted" / student / "mlp").mkdir(parents=True)
         (copy / "submitted" / student / "mlp" / "mlp.ipynb").write_text(text)
-    from autograder.cli import classroom
+    from autograder import classroom
 
     classroom.nbgrader(copy, "generate_assignment", "mlp", "--force")  # the instructor guide's first command
     return copy, grade(copy, "--jobs", "2", env={"MNIST_DIR": str(MNIST), "MLP_GRADER_SECRET": "setups"})

@@ -36,8 +36,7 @@ SOURCE = REPO / "source" / "mlp"
 if str(SOURCE) not in sys.path:
     sys.path.insert(0, str(SOURCE))  # nn_core, nn_checks, mnist_data: as the notebook's kernel sees them
 
-from autograder import registry  # noqa: E402
-from autograder.cli import classroom  # noqa: E402
+from autograder import classroom, registry  # noqa: E402
 from mnist_data import load_mnist, to_vectors  # noqa: E402
 
 SEED, HIDDEN, BATCH, LR = 0, 256, 128, 0.1

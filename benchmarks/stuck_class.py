@@ -21,8 +21,8 @@ import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))
-from autograder.cli import classroom  # noqa: E402
-from autograder.cli.classroom import Edit, apply_edits  # noqa: E402
+from autograder import classroom  # noqa: E402
+from autograder.classroom import Edit, apply_edits  # noqa: E402
 from gradingkit import MNIST, REPO, grade, make_course, totals  # noqa: E402
 
 STUCK = {

@@ -18,8 +18,9 @@ os.environ.setdefault(
     "MLP_GRADER_SECRET", "the-kit-tests-own-secret"
 )  # tests pass for any secret; this one must never leak
 
-from autograder.cli import classroom, grade  # noqa: E402
-from autograder.cli.classroom import apply_edits  # noqa: E402
+from autograder import classroom  # noqa: E402
+from autograder.classroom import apply_edits  # noqa: E402
+from autograder.grading import class_run  # noqa: E402
 from catalogue.attacks import CHEATS, CORRECT, FAULTS, Context  # noqa: E402
 from catalogue.mistakes import MISTAKES, VARIANTS  # noqa: E402
 from gradingkit import MNIST, make_course  # noqa: E402
@@ -96,7 +97,7 @@ def graded_class(course: Path) -> GradedClass:
         text=True,
     )
     start, log = time.perf_counter(), io.StringIO()
-    results = grade.grade_class(course, classroom.ASSIGNMENT, classroom.NOTEBOOK, jobs=JOBS, out=log)
+    results = class_run.grade_class(course, classroom.ASSIGNMENT, classroom.NOTEBOOK, jobs=JOBS, out=log)
     seconds = time.perf_counter() - start
     other_log, _ = concurrent.communicate(timeout=1800)
     assert all(results.values()), log.getvalue()

@@ -10,8 +10,8 @@ import subprocess
 import sys
 from pathlib import Path
 
-from autograder.cli import classroom
-from autograder.cli.classroom import Edit, apply_edits
+from autograder import classroom
+from autograder.classroom import Edit, apply_edits
 from catalogue.mistakes import VARIANTS
 
 REPO = Path(__file__).resolve().parents[1]

@@ -7,8 +7,7 @@ import re
 
 import pytest
 
-from autograder import registry
-from autograder.cli import classroom
+from autograder import classroom, registry
 from autograder.judge import secret
 from autograder.registry import cells_a_part_may_cost
 from catalogue.mistakes import GATE_CELL, MISTAKES, VARIANTS, Mistake

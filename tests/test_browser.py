@@ -287,7 +287,8 @@ def feedback_html(assignment: str, folder: Path) -> Path:
     from nbgrader.coursedir import CourseDirectory
     from nbgrader.preprocessors import GetGrades
 
-    from autograder.plugins.verify import Verdict, apply_verdict
+    from autograder.grading.verify import Verdict
+    from autograder.preprocessors.verify import apply_verdict
     from autograder.settings import load_course_config
 
     config = load_course_config(REPO)

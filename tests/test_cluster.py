@@ -18,8 +18,8 @@ from pathlib import Path
 
 import pytest
 
-from autograder.cli import classroom
-from autograder.cli.classroom import apply_edits
+from autograder import classroom
+from autograder.classroom import apply_edits
 from catalogue.attacks import CHEATS, FAULTS, Context
 from catalogue.mistakes import MISTAKES
 from gradingkit import MNIST, grade, make_course

@@ -10,7 +10,7 @@ import pytest
 from traitlets.config import Config
 
 from autograder.faults import GraderFault
-from autograder.plugins.course_data import resolve_mnist
+from autograder.grading.course_data import resolve_mnist
 from autograder.settings import KitGrading
 from gradingkit import REPO
 from tiny_mnist import accept_tiny_counts, synthetic_files, write_files

@@ -9,7 +9,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent / "corpus"))
 import grading  # noqa: E402
-from autograder.cli.classroom import Edit  # noqa: E402
+from autograder.classroom import Edit  # noqa: E402
 from autograder.judge.linear import GIVEN, KEEP_DTYPE  # noqa: E402
 from autograder.judge.loss import TARGET_ERRORS  # noqa: E402
 from nn_diagnosis import CROSS_ENTROPY, LINEAR_DX, LINEAR_FORWARD, MLP_FORWARD, RELU_BACKWARD, RELU_FORWARD  # noqa: E402

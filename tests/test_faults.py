@@ -10,8 +10,8 @@ from pathlib import Path
 
 import pytest
 
-from autograder.cli.grade import STOPPED, outcome
 from autograder.faults import FAULT_RECORD_ENV, RETRY, Fault, GraderFault, recording_faults
+from autograder.grading.autograde import STOPPED, outcome
 from autograder.sandbox import SandboxError
 
 

@@ -19,7 +19,7 @@ import pytest
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO / "source" / "mlp"))  # the assignment's helper modules, as the worker sees them
 
-from autograder.cli.classroom import Edit, apply_edits  # noqa: E402
+from autograder.classroom import Edit, apply_edits  # noqa: E402
 from autograder.judge import gate as gate_judge  # noqa: E402
 from autograder.judge import gate_reference  # noqa: E402
 from autograder.judge.checks import judge  # noqa: E402

@@ -8,8 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from autograder import registry
-from autograder.cli import classroom
+from autograder import classroom, registry
 from conftest import REPO
 
 GENERATED = ("release", "solutions")

@@ -18,7 +18,7 @@ from pathlib import Path
 
 import pytest
 
-from autograder.cli import classroom
+from autograder import classroom
 from gradingkit import MNIST, grade, graded_notebook_text, make_course, rows_in_gradebook, totals
 
 pytestmark = pytest.mark.slow  # the slow tier: grades with nbgrader in the sandbox

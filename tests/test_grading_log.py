@@ -2,9 +2,9 @@
 
 Stock nbgrader warned "Attribute 'checksum' for cell test_... has changed!" for each of the 12 test cells of every
 submission (the release strips their hidden tests), and each grading kernel printed IPython's "Ctrl-C will not work"
-note, and nbgrader's gradebook code three SQLAlchemy "not in session" warnings. ``autograder.plugins.locked_cells``,
-the kernel's ``parent_handle`` and ``quiet_gradebook_warnings`` (``autograder.settings``) keep them out; a locked cell
-a student edited is still warned of, by name.
+note, and nbgrader's gradebook code three SQLAlchemy "not in session" warnings.
+``autograder.preprocessors.locked_cells``, the kernel's ``parent_handle`` and ``quiet_gradebook_warnings``
+(``autograder.settings``) keep them out; a locked cell a student edited is still warned of, by name.
 """
 
 from __future__ import annotations
@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from autograder.cli import classroom
+from autograder import classroom
 from gradingkit import MNIST, REPO, grade, make_course, totals
 
 pytestmark = pytest.mark.slow  # grades with nbgrader in the sandbox

@@ -44,8 +44,8 @@ from pathlib import Path
 os.environ["MLP_GRADER_SECRET"] = "install-forms"
 sys.path.insert(0, str(Path(sys.argv[1]) / "release" / "mlp"))  # the judges read the course's helpers, as graded
 import autograder, nbformat
-from autograder.cli.classroom import Edit, apply_edits
-from autograder.plugins import verify, workers
+from autograder.classroom import Edit, apply_edits
+from autograder.grading import verify, workers
 from autograder import registry
 text = apply_edits((Path(sys.argv[1]) / "solutions/mlp/mlp.ipynb").read_text(),
                    (Edit("relu", "class ReLU(Module):", sys.argv[3] + "\\nclass ReLU(Module):"),))

@@ -13,7 +13,7 @@ import pytest
 from nbformat import NotebookNode
 from traitlets.config import Config
 
-from autograder.plugins.kernel import SandboxedExecute
+from autograder.preprocessors.kernel import SandboxedExecute
 
 pytestmark = [pytest.mark.slow, pytest.mark.skipif(sys.platform != "linux", reason="the sandbox uses Linux namespaces")]
 

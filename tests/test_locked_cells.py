@@ -19,7 +19,7 @@ from nbgrader.api import Gradebook
 from nbgrader.preprocessors import ComputeChecksums, SaveCells
 from traitlets.config import Config
 
-from autograder.plugins.locked_cells import OverwriteLockedCells
+from autograder.preprocessors.locked_cells import OverwriteLockedCells
 from autograder.settings import apply
 
 REPO = Path(__file__).resolve().parents[1]
@@ -65,7 +65,7 @@ def test_the_kit_registers_it_in_place_of_overwrite_cells() -> None:
     config = Config()
     apply(config)
     preprocessors = config.Autograde.sanitize_preprocessors
-    assert "autograder.plugins.locked_cells.OverwriteLockedCells" in preprocessors
+    assert "autograder.preprocessors.locked_cells.OverwriteLockedCells" in preprocessors
     assert "nbgrader.preprocessors.OverwriteCells" not in preprocessors
     assert OverwriteLockedCells(config=config).add_missing_cells  # c.OverwriteCells.* still reaches it
 

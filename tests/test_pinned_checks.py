@@ -19,7 +19,7 @@ import pytest
 sys.path.insert(0, str(Path(__file__).resolve().parent / "corpus"))
 import grading  # noqa: E402
 from autograder import registry  # noqa: E402
-from autograder.cli.classroom import Edit  # noqa: E402
+from autograder.classroom import Edit  # noqa: E402
 from autograder.judge import gate as mnist_gate  # noqa: E402
 from autograder.judge import gate_reference  # noqa: E402
 from autograder.judge.checks import judge  # noqa: E402

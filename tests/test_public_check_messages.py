@@ -13,7 +13,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent / "corpus"))
 import grading  # noqa: E402
 import nn_public  # noqa: E402
 from autograder import registry  # noqa: E402
-from autograder.cli.classroom import Edit  # noqa: E402
+from autograder.classroom import Edit  # noqa: E402
 from autograder.judge.common import got  # noqa: E402
 from autograder.probe.core import raised  # noqa: E402
 from nn_checks import CheckFailed, check_array, fail, render_message  # noqa: E402

@@ -17,7 +17,7 @@ from pathlib import Path
 import pytest
 from traitlets.config import Config
 
-from autograder.plugins.kernel import SandboxKernelManager
+from autograder.preprocessors.kernel import SandboxKernelManager
 from autograder.sandbox import Limits
 from autograder.settings import CoursePaths, KitGrading, MiB
 
@@ -78,15 +78,16 @@ def test_course_paths_follow_the_course_directory_traits(tmp_path: Path) -> None
 def test_the_grader_joins_no_course_folder_name_itself() -> None:
     """What grades a course takes its folders from ``CourseDirectory`` (``CoursePaths``), never ``root / "submitted"``.
 
-    (The cluster's worker lays out a private copy of the course itself; the demo, the edition generator and the
-    hidden-cell writer work on this repository's own layout.)
+    (The cluster's worker lays out a private copy of the course itself; the classroom of the demo and the tests, the
+    demo, the edition generator and the hidden-cell writer work on this repository's own layout.)
     """
+    not_graders = {REPO / "autograder" / "classroom.py", REPO / "autograder" / "grading" / "cluster.py"}
     graders = [
-        *(REPO / "autograder").glob("*.py"),
-        *(REPO / "autograder" / "plugins").glob("*.py"),
-        *(REPO / "autograder" / "judge").glob("*.py"),
-        REPO / "autograder" / "cli" / "grade.py",
-    ]
+        path
+        for folder in ("", "preprocessors", "exporters", "grading", "judge")
+        for path in (REPO / "autograder" / folder).glob("*.py")
+        if path not in not_graders
+    ] + [REPO / "autograder" / "cli" / "grade.py"]
     found = [
         f"{path.relative_to(REPO)}:{node.lineno}"
         for path in graders
@@ -167,7 +168,7 @@ def test_a_crash_message_says_how_often_the_worker_was_tried_in_english_and_chin
 ) -> None:
     sys.path.insert(0, str(REPO / "source" / "mlp"))
     import nn_i18n
-    from autograder.plugins.workers import crash as _crash
+    from autograder.grading.workers import crash as _crash
 
     message = _crash("ended with exit status 1 while running this check", attempts)["timeout"]
     assert ("twice" if attempts == 2 else f"{attempts} times in a row") in message

@@ -1,6 +1,6 @@
 """A submission is read without following links out of its folder, and no autograde waits for ever.
 
-Links, FIFOs, sockets and devices in a submission are taken out of what is graded (``sanitize.refused_files``):
+Links, FIFOs, sockets and devices in a submission are taken out of what is graded (``submissions.refused_files``):
 moved aside by ``python -m autograder grade`` before nbgrader sees them, or deleted from nbgrader's copy by the
 ``RefuseLinks`` preprocessor under a plain ``nbgrader autograde``; the student's notebook says which. Each
 autograde of the grade command has a wall-time limit, its whole process group killed on expiry.
@@ -18,9 +18,9 @@ from pathlib import Path
 import pytest
 from traitlets.config import Config
 
-from autograder.cli import classroom
-from autograder.cli.grade import STOPPED, outcome, quarantine, run_limited
-from autograder.plugins.sanitize import Refused, refused_files
+from autograder import classroom
+from autograder.grading.autograde import STOPPED, outcome, run_limited
+from autograder.grading.submissions import Refused, quarantine, refused_files
 from autograder.settings import CoursePaths
 from gradingkit import MNIST, grade, graded_notebook_text, make_course, rows_in_gradebook, totals
 
@@ -205,7 +205,7 @@ def _processes_using(folder: Path) -> list[str]:
 
 @pytest.mark.slow
 def test_a_cluster_task_has_the_same_wall_time_limit(tmp_path: Path) -> None:
-    from autograder.cli.cluster import Task, grade_task
+    from autograder.grading.cluster import Task, grade_task
 
     course = make_course(tmp_path / "course", "stuck-on-dask", _config(tmp_path), {"stuck": "reference"})
     notebook = (course / "submitted" / "stuck" / "mlp" / "mlp.ipynb").read_text()

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from autograder.cli.summary import summary_lines
+from autograder.grading.summary import summary_lines
 
 
 def test_the_summary_gives_the_totals_and_ranks_the_checks_lost_most_often() -> None:

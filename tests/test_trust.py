@@ -10,7 +10,8 @@ import sqlite3
 
 import pytest
 
-from autograder.cli import classroom, grade
+from autograder import classroom
+from autograder.grading import class_run
 from autograder.judge import secret
 from autograder.settings import CoursePaths, load_course_config
 from catalogue.attacks import CHEATS, CORRECT, FAULTS, Submission
@@ -90,7 +91,7 @@ def test_a_huge_output_is_cut_in_the_graded_notebook(graded_class: GradedClass) 
 
 def test_parallel_grading_gives_the_grades_of_sequential_grading(graded_class: GradedClass) -> None:
     students = ["correct_1", "linear_dw_transposed", "fault_os_exit"]
-    grade.grade_class(
+    class_run.grade_class(
         graded_class.course,
         classroom.ASSIGNMENT,
         classroom.NOTEBOOK,
@@ -109,7 +110,7 @@ def test_grading_again_after_an_interruption_grades_only_what_is_missing(graded_
     graded_dir = CoursePaths(load_course_config(graded_class.course)).graded_dir()
     (graded_dir / classroom.ASSIGNMENT / student).unlink()  # as if killed before it finished
     log = io.StringIO()
-    grade.grade_class(graded_class.course, classroom.ASSIGNMENT, classroom.NOTEBOOK, jobs=JOBS, out=log)
+    class_run.grade_class(graded_class.course, classroom.ASSIGNMENT, classroom.NOTEBOOK, jobs=JOBS, out=log)
     assert f"Grading 1 of {len(graded_class.grades)} submissions" in log.getvalue()
     assert classroom.cell_grades(graded_class.course) == graded_class.grades
 

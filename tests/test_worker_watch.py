@@ -14,8 +14,8 @@ import nbformat
 import pytest
 
 from autograder import registry, sandbox
-from autograder.cli.classroom import Edit, apply_edits
-from autograder.plugins import verify, workers
+from autograder.classroom import Edit, apply_edits
+from autograder.grading import verify, workers
 
 pytestmark = pytest.mark.slow  # starts sandboxed workers
 

@@ -15,9 +15,10 @@ import shutil
 import time
 from pathlib import Path
 
-from autograder.cli import classroom, grade
-from autograder.cli.classroom import Edit, apply_edits
+from autograder import classroom
+from autograder.classroom import Edit, apply_edits
 from autograder.faults import GraderFault
+from autograder.grading.class_run import grade_class
 from autograder.sandbox import SandboxError
 
 ROSTER = (
@@ -68,7 +69,7 @@ def main(argv: list[str] | None = None) -> None:
     )
     start = time.perf_counter()
     try:
-        results = grade.grade_class(course, classroom.ASSIGNMENT, classroom.NOTEBOOK, jobs=2, force=True)
+        results = grade_class(course, classroom.ASSIGNMENT, classroom.NOTEBOOK, jobs=2, force=True)
     except (SandboxError, GraderFault) as error:
         raise SystemExit(f"Cannot grade: {error}") from None
     if not all(results.values()):

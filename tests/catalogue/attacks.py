@@ -13,7 +13,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from autograder import registry
-from autograder.cli.classroom import Edit, apply_edits
+from autograder.classroom import Edit, apply_edits
 from catalogue.mistakes import GATE_CELL
 
 WRONG_DW = Edit("linear", "self.W.grad = x.T @ grad", "self.W.grad = grad.T @ x")

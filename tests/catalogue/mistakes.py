@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from autograder import registry
-from autograder.cli.classroom import Edit
+from autograder.classroom import Edit
 
 GATE_CELL = registry.check("mnist_accuracy").cell
 

@@ -21,7 +21,7 @@ sys.path.insert(0, str(REPO))
 sys.path.insert(0, str(REPO / "tests"))
 
 from autograder import registry  # noqa: E402
-from autograder.cli.classroom import apply_edits  # noqa: E402
+from autograder.classroom import apply_edits  # noqa: E402
 from autograder.judge.checks import run_here  # noqa: E402
 from catalogue.mistakes import MISTAKES, VARIANTS, Mistake  # noqa: E402
 

@@ -8,7 +8,7 @@ grader's package are not there. Nothing it writes reaches the host's disk:
 its working directory, its sockets' folder, /tmp and /dev/shm are tmpfs of
 fixed sizes inside the sandbox. The hidden test cells' ``import autograder``
 finds a stand-in whose checks do nothing: every hidden check is decided
-outside the kernel (``autograder.plugins.verify``), whose verdict replaces the cell's
+outside the kernel (``autograder.preprocessors.verify``), whose verdict replaces the cell's
 output, so nothing of the grader (source, reference, secret) can be printed
 from the kernel.
 

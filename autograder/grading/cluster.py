@@ -16,7 +16,7 @@ for a cluster): nbgrader's own autograde already writes them, keyed by (assignme
 so a submission re-run after a worker died is written again over the same rows, never twice. Copying grades back
 through the client would re-implement that write. The nbgrader process dies with the worker (``PR_SET_PDEATHSIG``),
 so a dead worker leaves no grading behind that could race with the re-run. It is killed, with its process group, after
-``KitGrading.autograde_seconds``, as on one machine (``grade.run_limited``).
+``KitGrading.autograde_seconds``, as on one machine (``autograde.run_limited``).
 
 The secret: the client sends the value it resolved (``$MLP_GRADER_SECRET`` or the course's secret file) with each
 task, and the worker hands it to its nbgrader process in ``$MLP_GRADER_SECRET``, which no sandbox inherits (they
@@ -44,7 +44,7 @@ from autograder.faults import FAULT_RECORD_ENV, Fault, GraderFault
 from autograder.settings import CoursePaths
 
 if TYPE_CHECKING:
-    from autograder.cli.grade import Attempt
+    from autograder.grading.autograde import Attempt
 
 LOG_TAIL = 200_000  # characters of the worker's nbgrader log sent back
 WORKER_MNIST_ENV = "MNIST_DIR"
@@ -128,7 +128,7 @@ def _write_course(root: Path, task: Task, mnist: str) -> None:
         task.config
         + f"""
 
-# ---- added by autograder.cli.cluster for grading on a Dask worker
+# ---- added by autograder.grading.cluster for grading on a Dask worker
 c.CourseDirectory.root = {str(root)!r}
 c.CourseDirectory.course_id = {task.course_id!r}
 c.CourseDirectory.db_url = {task.db_url!r}
@@ -146,8 +146,8 @@ c.KitGrading.sandbox = {task.sandbox!r}
 
 def grade_task(task: Task) -> Result:
     """Run on a Dask worker: grade one submission in a temporary course; the grades go to ``task.db_url``."""
-    from autograder.cli.grade import outcome, run_limited
-    from autograder.plugins.verify import PREPARED_ENV
+    from autograder.grading.autograde import outcome, run_limited
+    from autograder.grading.prepare import PREPARED_ENV
 
     start = time.perf_counter()
     try:
@@ -203,7 +203,7 @@ class Dispatcher:
 
         from autograder.judge import secret
 
-        # grade.require_assignment has made sure the gradebook (its tables made once, here) knows the assignment
+        # class_run.require_assignment has made sure the gradebook (its tables made once, here) knows the assignment
         self.paths, self.assignment = paths, assignment
         self.db_url = paths.db_url()
         kit = paths.kit
@@ -244,10 +244,11 @@ class Dispatcher:
             return -1
 
     def autograde(self, student: str) -> Attempt:
-        """Grade one submission on the cluster, as ``grade.autograde_one`` does here."""
+        """Grade one submission on the cluster, as ``autograde.autograde_one`` does here."""
         from distributed import KilledWorker
 
-        from autograder.cli.grade import Attempt, log_path, mark_graded
+        from autograder.grading.autograde import Attempt, log_path
+        from autograder.grading.submissions import mark_graded
 
         folder = self.paths.submitted(student, self.assignment)
         task = Task(student=student, submission=_files(folder), **self._template)

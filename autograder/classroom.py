@@ -12,7 +12,7 @@ from pathlib import Path
 
 ASSIGNMENT = "mlp"
 NOTEBOOK = "mlp.ipynb"
-REPO = Path(__file__).resolve().parents[2]
+REPO = Path(__file__).resolve().parents[1]
 
 
 def nbgrader(course: Path, *args: str) -> subprocess.CompletedProcess:

@@ -2,16 +2,16 @@
 
 ``RefuseLinks`` (first, before autograding) takes out of the graded copy
 everything of the submission that is not a plain file: symbolic and hard
-links, FIFOs, sockets, devices (``refused_files``); ``ForgetUnknownCells``
-forgets nbgrader metadata a student changed, so nbgrader can restore the
-cells it knows; ``LimitOutputSize`` (after execution) cuts outputs too large
+links, FIFOs, sockets, devices (``autograder.grading.submissions.refused_files``);
+``ForgetUnknownCells`` forgets nbgrader metadata a student changed, so nbgrader
+can restore the cells it knows; ``LimitOutputSize`` (after execution) cuts outputs too large
 for a graded notebook.
 
 A link in a submission folder (an unpacked archive can hold one) names a file
 of the course, the grader or the system: nbgrader copies what it points to
 into ``autograded/`` before any preprocessor runs, and the kernel would run
 beside that copy. ``python -m autograder grade`` moves such entries aside
-before nbgrader starts (``autograder.cli.grade.quarantine``); for a plain
+before nbgrader starts (``autograder.grading.submissions.quarantine``); for a plain
 ``nbgrader autograde`` (formgrader's button), ``RefuseLinks`` deletes nbgrader's
 copies of them, before the kernel starts, and grades the release in place of
 a notebook that is itself a link. Either way the graded notebook names them.
@@ -27,76 +27,14 @@ from __future__ import annotations
 
 import functools
 import os
-import stat
-from dataclasses import dataclass
-from pathlib import Path
 from typing import Any
 
 import nbformat
 from nbformat import NotebookNode
 from nbgrader.preprocessors import NbGraderPreprocessor
 
+from autograder.grading.submissions import NOTE, refusal_note, refused_files
 from autograder.settings import CoursePaths, KitGrading
-
-NOTE = "**Note from the grader.** "
-"""How every note put into a graded notebook begins (``autograder.cli.grade`` adds its own the same way)."""
-
-
-@dataclass(frozen=True)
-class Refused:
-    """An entry of a submission folder that is not graded: not a folder, nor a regular file with a single link."""
-
-    path: str  # relative to the submission folder
-    kind: str  # what it is, for the student: "a symbolic link", "a hard link", "a FIFO", ...
-    target: str = ""  # where a symbolic link points (for the instructor's log only)
-
-
-def refused_files(folder: Path) -> list[Refused]:
-    """Every entry under ``folder`` that is not a folder or a regular file with one link; nothing is followed."""
-    found: list[Refused] = []
-
-    def walk(directory: Path) -> None:
-        with os.scandir(directory) as entries:
-            for entry in sorted(entries, key=lambda e: e.name):
-                path = Path(entry.path)
-                info = entry.stat(follow_symlinks=False)
-                relative = str(path.relative_to(folder))
-                if stat.S_ISLNK(info.st_mode):
-                    found.append(Refused(relative, "a symbolic link", os.readlink(path)))
-                elif stat.S_ISDIR(info.st_mode):
-                    walk(path)
-                elif not stat.S_ISREG(info.st_mode):
-                    found.append(Refused(relative, _special_kind(info.st_mode)))
-                elif info.st_nlink > 1:  # the same file is elsewhere too: its content is not the student's to hand in
-                    found.append(Refused(relative, "a hard link"))
-
-    if folder.is_symlink():
-        return [Refused(".", "a symbolic link", os.readlink(folder))]
-    if folder.is_dir():
-        walk(folder)
-    return found
-
-
-def _special_kind(mode: int) -> str:
-    if stat.S_ISFIFO(mode):
-        return "a FIFO (named pipe)"
-    if stat.S_ISSOCK(mode):
-        return "a socket"
-    if stat.S_ISCHR(mode) or stat.S_ISBLK(mode):
-        return "a device file"
-    return "not a regular file"
-
-
-def refusal_note(refused: list[Refused]) -> str:
-    """What the graded notebook tells the student about the entries taken out of their submission."""
-    if any(r.path == "." for r in refused):
-        return "Your submission folder was a symbolic link, not a folder: nothing in it was graded."
-    names = ", ".join(f"`{r.path}` ({r.kind})" for r in refused[:20])
-    more = f" and {len(refused) - 20} more" if len(refused) > 20 else ""
-    return (
-        f"These entries of your submission were not graded, since they are not plain files: {names}{more}. "
-        "Submit plain files only (no links, pipes or devices)."
-    )
 
 
 class RefuseLinks(NbGraderPreprocessor):

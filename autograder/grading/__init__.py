@@ -1,0 +1,17 @@
+"""Trusted side: grading itself, behind nbgrader's pieces and the ``grade`` command; never runs student code here.
+
+- ``prepare``: what every nbgrader process of a course needs (helpers, secret, MNIST, sandbox), resolved once and
+  passed on to the processes the class run starts;
+- ``verify``: every hidden check probed in sandboxed workers and judged in this process, with whose fault a
+  failure is (the course's solution as the control);
+- ``workers``: one group of checks run in a sandboxed worker, watched from outside, its report read back;
+- ``course_data``: MNIST found and validated once, before the first student;
+- ``class_run``: a whole class graded, the pipeline of ``python -m autograder grade``, from ``submissions`` (made
+  gradable, marked once graded), ``autograde`` (one submission's ``nbgrader autograde`` within its limit),
+  ``cluster`` (the same as a task on a Dask worker), ``progress`` and ``summary`` (what the terminal shows).
+
+May import: nbgrader and its stack, Dask (``cluster``, on use), ``autograder.settings``, ``autograder.faults``,
+``autograder.sandbox``, ``autograder.registry``, ``autograder.judge``, ``autograder.grading.*`` and
+``autograder.probe`` (files copied into a worker, never run here). Never ``autograder.cli``, nor nbgrader's
+preprocessors and exporters of this kit (``autograder.preprocessors``, ``autograder.exporters``), which import it.
+"""

@@ -1,0 +1,141 @@
+"""One submission's ``nbgrader autograde``: run in a process group of its own within a wall-time limit, and why it
+left the submission ungraded, if it did.
+
+``autograde_one`` runs it on this machine (``autograder.grading.cluster`` on a Dask worker, with the same
+``run_limited`` and ``outcome``); an ``Attempt`` is graded or holds the fault (``autograder.faults``), which the class
+run retries or reports. ``forget_ungraded`` removes what nbgrader registered for a submission it could not grade.
+"""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import time
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from autograder.faults import FAULT_RECORD_ENV, Fault
+from autograder.grading.submissions import mark_graded
+from autograder.settings import CoursePaths
+
+STOPPED = "grading of this submission was stopped after"
+
+
+def stopped(seconds: float) -> Fault:
+    """The fault of an autograde that ran ``KitGrading.autograde_seconds`` and was killed (not retried)."""
+    return Fault(
+        "stopped",
+        f"the {STOPPED} {seconds:g} s (c.KitGrading.autograde_seconds), which only a hung grader or an overloaded "
+        "machine reaches; it was not retried",
+    )
+
+
+def nbgrader_failed(returncode: int, log: Path) -> Fault:
+    """The fault of an autograde that failed without a record of the kit's: nbgrader's own last error, as it
+    wrote it, for the person who reads it."""
+    text = log.read_text(errors="replace") if log.exists() else ""
+    errors = [line.strip() for line in text.splitlines() if "ERROR" in line or "Error:" in line]
+    said = errors[-1] if errors else "no error message"
+    return Fault("nbgrader", f"nbgrader autograde failed (exit status {returncode}; {said})")
+
+
+@dataclass(frozen=True)
+class Attempt:
+    """One autograde of one submission: graded or not (then the fault), how long it took, and its log."""
+
+    fault: Fault | None
+    seconds: float
+    log: str
+
+    @property
+    def graded(self) -> bool:
+        return self.fault is None
+
+
+def log_path(paths: CoursePaths, student: str) -> Path:
+    log = paths.graded_dir() / "logs" / f"{student}.log"
+    log.parent.mkdir(parents=True, exist_ok=True)
+    return log
+
+
+def run_limited(
+    command: list[str], cwd: Path, env: dict[str, str], log: Path, seconds: float, preexec_fn: Any = None
+) -> int | None:
+    """Run ``command`` in a session of its own, its output into ``log``; return its exit status, or None if it ran
+    ``seconds`` and was killed, its whole process group with it (the line saying so ends the log)."""
+    with log.open("w") as out:
+        process = subprocess.Popen(
+            command,
+            cwd=cwd,
+            env=env,
+            stdin=subprocess.DEVNULL,
+            stdout=out,
+            stderr=subprocess.STDOUT,
+            start_new_session=True,
+            preexec_fn=preexec_fn,
+        )
+        try:
+            return process.wait(timeout=seconds)
+        except subprocess.TimeoutExpired:
+            os.killpg(process.pid, signal.SIGKILL)  # its sandboxes die with it (bubblewrap's --die-with-parent)
+            process.wait()
+            out.write(f"\n{stopped(seconds).detail}\n")  # for the person reading the log
+            return None
+        except BaseException:
+            os.killpg(process.pid, signal.SIGKILL)
+            process.wait()
+            raise
+
+
+def autograde_one(paths: CoursePaths, assignment: str, student: str, force: bool, env: dict[str, str]) -> Attempt:
+    """``nbgrader autograde`` of one student, within ``KitGrading.autograde_seconds``."""
+    log = log_path(paths, student)
+    record = log.with_suffix(".fault.json")
+    record.unlink(missing_ok=True)
+    redo = force or paths.autograded(student, assignment).exists()  # an interrupted run left a partial result
+    start = time.perf_counter()
+    command = [sys.executable, "-m", "nbgrader", "autograde", assignment, "--student", student]
+    returncode = run_limited(
+        [*command, *(["--force"] if redo else [])],
+        paths.root,
+        {**env, FAULT_RECORD_ENV: str(record)},
+        log,
+        paths.kit.autograde_seconds,
+    )
+    seconds = time.perf_counter() - start
+    fault = outcome(returncode, record, log, paths.kit.autograde_seconds)
+    if fault is None and not paths.autograded(student, assignment).exists():
+        fault = Fault("nbgrader", "nbgrader autograde ended without writing the autograded notebook")
+    if fault is None:
+        mark_graded(paths, assignment, student)
+    return Attempt(fault, seconds, str(log))
+
+
+def outcome(returncode: int | None, record: Path, log: Path, limit: float) -> Fault | None:
+    """Why an autograde that exited with ``returncode`` (None: killed at ``limit`` seconds) left its submission
+    ungraded, or None if it graded it."""
+    if returncode is None:
+        return stopped(limit)
+    if returncode != 0:
+        return Fault.read(record) or nbgrader_failed(returncode, log)
+    return None
+
+
+def forget_ungraded(paths: CoursePaths, assignment: str, student: str) -> None:
+    """Remove a submission nbgrader registered but could not grade, so no total of 0 stands for it."""
+    from nbgrader.api import Gradebook, MissingEntry
+
+    with Gradebook(paths.db_url(), paths.coursedir.course_id) as gradebook:
+        try:
+            submission = gradebook.find_submission(assignment, student)
+        except MissingEntry:
+            return
+        if all(
+            grade.auto_score is None and grade.manual_score is None
+            for notebook in submission.notebooks
+            for grade in notebook.grades
+        ):
+            gradebook.remove_submission(assignment, student)

@@ -1,0 +1,254 @@
+"""Grading a whole class, the pipeline of ``python -m autograder grade``: one ``nbgrader autograde`` per submission.
+
+Before the first student it resolves and validates what grading needs (the release, the grading secret, MNIST, the
+sandbox: ``autograder.grading.prepare``) and stops with the reason if something is missing. Each submission is
+autograded by its own ``nbgrader autograde --student`` process, N at a time, all writing the one gradebook
+(``autograder.grading.autograde``). A failure of grading itself (not of the student's code) is retried; if it
+persists, that submission is left ungraded (no grade is written; an earlier grade stays), the reason is printed and
+the command exits with status 1: running it again grades what is left.
+A submission that cannot be read (invalid notebook JSON, a renamed or missing
+notebook) is set aside and replaced by a note plus the released notebook, so
+it is graded (0 where it is broken) with the reason in its feedback. Links,
+FIFOs, sockets and devices in a submission folder are moved out of it before
+nbgrader starts (``submissions.quarantine``: nbgrader would copy what a link points to,
+the gradebook or the secret, next to the student's code), with a note; the
+rest is graded. Each autograde has a wall-time limit
+(``KitGrading.autograde_seconds``, a backstop: every part inside has its own,
+far lower); a submission that reaches it is left ungraded, not retried. A
+submission counts as graded once its autograde finished; running the command
+again grades only the rest (``--force`` regrades everyone), so an interrupted
+run is simply started again.
+
+With a Dask scheduler (``--scheduler tcp://HOST:8786`` or ``c.KitGrading.scheduler``) each submission is one task
+on a Dask worker instead (``autograder.grading.cluster``); everything else (retries, what counts as graded, the
+gradebook rows) is the same. A progress bar (tqdm) shows done, failed, running and the time left on a terminal; every
+finished submission also prints one line with the same numbers, for logs.
+
+``grade_class`` reads in the order it runs: prepare, make the chosen submissions gradable (``make_gradable``), grade
+those not graded yet, each with its retries (``ClassRun``), then ``report``.
+"""
+
+from __future__ import annotations
+
+import functools
+import os
+import sys
+import time
+from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from autograder.faults import Fault, GraderFault
+from autograder.grading.autograde import Attempt, autograde_one, forget_ungraded
+from autograder.grading.prepare import prepare_grading, prepared_env
+from autograder.grading.progress import Progress
+from autograder.grading.submissions import add_note, is_graded, quarantine, repair
+from autograder.grading.summary import class_scores, summary_lines
+from autograder.settings import CoursePaths, KitGrading, load_course_config
+
+if TYPE_CHECKING:
+    from autograder.grading.cluster import Dispatcher
+    from autograder.grading.workers import Grading
+
+
+def grade_class(
+    course: Path,
+    assignment: str,
+    notebook: str,
+    jobs: int,
+    force: bool = False,
+    students: list[str] | None = None,
+    out=sys.stdout,
+    scheduler: str | None = None,
+) -> dict[str, bool]:
+    """Autograde every (or every listed) submitted student, ``jobs`` at a time; return student -> graded.
+
+    With ``scheduler`` (or ``KitGrading.scheduler``), each submission is a task on that Dask cluster instead.
+    Raises ``GraderFault`` or ``sandbox.SandboxError`` before anyone is graded if grading cannot be trusted here.
+    """
+    config = load_course_config(course)
+    paths, kit = CoursePaths(config), KitGrading(config=config)
+    grading = prepare_grading(config, assignment)
+    _this_environments_scripts_first()
+    require_assignment(paths, assignment)
+    scheduler = scheduler or kit.scheduler or None
+    _say(out, _what_grading_uses(grading))
+    env = {**os.environ, "MNIST_DIR": str(grading.mnist), **prepared_env(course, grading, assignment)}
+    chosen = [s for s in paths.submitted_students(assignment) if not students or s in students]
+    make_gradable(paths, assignment, notebook, chosen, out)
+    todo = [s for s in chosen if force or not is_graded(paths, assignment, student=s, notebook=notebook)]
+    dispatcher = _dispatcher(scheduler, paths, config, grading, assignment, out) if scheduler else None
+    attempt: Callable[[str], Attempt]
+    if dispatcher is not None:
+        attempt, where = dispatcher.autograde, f"on the Dask cluster at {scheduler}"
+    else:
+        attempt = functools.partial(autograde_one, paths, assignment, force=force, env=env)
+        where = f"with {jobs} job(s)"
+    _say(out, f"Grading {len(todo)} of {len(chosen)} submissions {where}; {len(chosen) - len(todo)} already graded.")
+    run = ClassRun(
+        paths, assignment, attempt, kit.grade_attempts, len(todo), out, dispatcher.running if dispatcher else None
+    )
+    try:
+        # On a cluster every submission is in flight at once (a thread each only waits for its task): Dask queues them
+        run.grade_all(todo, min(len(todo), 512) if dispatcher else jobs)
+    finally:
+        run.progress.close()
+        if dispatcher is not None:
+            dispatcher.close()
+    report(run, paths, assignment, notebook, out)
+    return run.results
+
+
+def _say(out: Any, text: str) -> None:
+    print(text, file=out, flush=True)
+
+
+def _this_environments_scripts_first() -> None:
+    """nbgrader calls its own scripts (alembic) by name: this environment's bin first."""
+    os.environ["PATH"] = os.pathsep.join([str(Path(sys.executable).parent), os.environ.get("PATH", "")])
+
+
+def require_assignment(paths: CoursePaths, assignment: str) -> None:
+    """Stop before anyone is graded if the gradebook does not know the assignment (nbgrader would fail everyone)."""
+    from nbgrader.api import Gradebook, MissingEntry
+
+    with Gradebook(paths.db_url(), paths.coursedir.course_id) as gradebook:
+        try:
+            gradebook.find_assignment(assignment)
+        except MissingEntry:
+            raise GraderFault(
+                f"the gradebook {paths.db_url().split('@')[-1]} has no assignment {assignment!r}: run `nbgrader "
+                f"generate_assignment {assignment}` in {paths.root}, with this db_url, first (it builds the release "
+                "and registers the assignment)"
+            ) from None
+
+
+def _what_grading_uses(grading: Grading) -> str:
+    return (
+        f"MNIST: {grading.mnist}\nGrading secret: {grading.secret} (keep it; the same secret regrades identically)\n"
+        f"Sandbox: {'bubblewrap' if grading.isolated else 'NONE (KitGrading.sandbox = False)'}"
+    )
+
+
+def make_gradable(paths: CoursePaths, assignment: str, notebook: str, students: list[str], out: Any) -> None:
+    """Before nbgrader sees them: move what is not a plain file out of each submission, repair its notebook, and say
+    so (a line here, a note in the notebook)."""
+    for student in students:
+        refused = quarantine(paths, assignment, student)
+        if refused:
+            _say(out, f"{student}: {refused[1]}")
+        note = repair(paths, assignment, student, notebook)
+        if note:
+            _say(out, f"{student}: {note}")
+        if refused:
+            add_note(paths.submitted(student, assignment) / notebook, refused[0])
+
+
+def _dispatcher(
+    scheduler: str, paths: CoursePaths, config: Any, grading: Grading, assignment: str, out: Any
+) -> Dispatcher:
+    from autograder.grading.cluster import Dispatcher
+
+    dispatcher = Dispatcher(scheduler, paths, config, grading, assignment)
+    _say(out, f"Dask scheduler: {scheduler}; {dispatcher.describe()}")
+    return dispatcher
+
+
+class ClassRun:
+    """The submissions being graded, from many threads: each tried up to ``attempts`` times, counted as it finishes."""
+
+    def __init__(
+        self,
+        paths: CoursePaths,
+        assignment: str,
+        attempt: Callable[[str], Attempt],
+        attempts: int,
+        total: int,
+        out: Any,
+        running: Callable[[], int] | None = None,
+    ) -> None:
+        self.paths, self.assignment, self.attempt, self.attempts = paths, assignment, attempt, attempts
+        self.results: dict[str, bool] = {}
+        self.faults: dict[str, Fault] = {}
+        self.in_flight: set[str] = set()
+        self.progress = Progress(total, out, self._in_flight if running is None else running)
+
+    def _in_flight(self) -> int:
+        return len(self.in_flight)
+
+    def grade_all(self, students: list[str], threads: int) -> None:
+        with ThreadPoolExecutor(max_workers=max(1, threads)) as pool:
+            list(pool.map(self.grade, students))
+
+    def grade(self, student: str) -> None:
+        """Grade one submission, with its retries; an ungraded one is taken out of the gradebook."""
+        with self.progress.lock:
+            self.in_flight.add(student)
+        result = self._tries(student)
+        if result.fault is not None:
+            self._leave_ungraded(student, result.fault)
+        with self.progress.lock:
+            self.in_flight.discard(student)
+            self.results[student] = result.graded
+        status = "graded" if result.graded else f"NOT GRADED (the grader's fault, not the student's), see {result.log}"
+        self.progress.finished(result.graded, f"{student}: {status} ({result.seconds:.1f} s)")
+
+    def _tries(self, student: str) -> Attempt:
+        """Autograde until graded, a fault that is not retried, or the last of ``attempts``; return the last try."""
+        for tried in range(1, self.attempts + 1):
+            result = self.attempt(student)
+            if result.fault is None:
+                break
+            again = result.fault.retry and tried < self.attempts
+            with self.progress.lock:
+                self.progress.say(
+                    f"  {student}: grading failed ({result.fault.detail}); "
+                    + ("trying again" if again else "left ungraded")
+                )
+            if not result.fault.retry:
+                break
+        return result
+
+    def _leave_ungraded(self, student: str, fault: Fault) -> None:
+        self.faults[student] = fault
+        try:
+            forget_ungraded(self.paths, self.assignment, student)
+        except Exception as error:  # noqa: BLE001 - the gradebook itself may be what failed
+            self.faults[student] = Fault(
+                fault.kind, f"{fault.detail} (and the gradebook could not be cleaned: {error})"
+            )
+
+
+def report(run: ClassRun, paths: CoursePaths, assignment: str, notebook: str, out: Any) -> None:
+    """Who was not graded and why, the class's scores, and what to do next."""
+    failed = sorted(run.faults)
+    _say(
+        out,
+        f"Done in {time.perf_counter() - run.progress.started:.0f} s: {len(run.results) - len(failed)} graded, "
+        f"{len(failed)} not graded" + (f" ({', '.join(failed)})" if failed else "") + ".",
+    )
+    for student in failed:
+        _say(out, f"  {student}: {run.faults[student].detail}")
+    _summary(paths, assignment, notebook, out)
+    if failed:
+        _say(
+            out,
+            "No grade was written for them. Fix the cause above, then run the same command again: it grades only "
+            "what is left.",
+        )
+
+
+def _summary(paths: CoursePaths, assignment: str, notebook: str, out: Any) -> None:
+    try:
+        scores = class_scores(paths.db_url(), paths.coursedir.course_id, assignment, notebook)
+    except Exception as error:  # noqa: BLE001 - the summary is a courtesy: grading is done whatever it meets
+        _say(out, f"(No summary: the gradebook could not be read: {error})")
+    else:
+        for line in summary_lines(scores):
+            _say(out, line)
+        _say(
+            out,
+            f"Feedback: nbgrader generate_feedback {assignment} (then feedback/<student>/{assignment}/); "
+            "grades: nbgrader export (grades.csv).",
+        )

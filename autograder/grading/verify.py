@@ -1,0 +1,119 @@
+"""Grades decided outside the student's process: every hidden check run in a sandboxed worker, judged here.
+
+``verify`` runs for the notebook being graded (``autograder.preprocessors.verify.VerifyOutsideKernel`` calls it,
+after the kernel and before ``SaveAutoGrades``). It
+
+1. takes the setup and answer cells (nbgrader has restored the locked ones),
+2. for each group of checks, runs a sandboxed worker (``autograder.grading.workers``)
+   on those cells, the course's released helper modules, the probe modules of
+   those checks and their hidden inputs, watched from outside,
+3. judges what the worker reported here, in the nbgrader process, which never
+   runs student code (``autograder.judge.checks.judge``: reference, finite
+   differences, MNIST accuracy),
+4. returns each check's verdict, which the preprocessor writes into the test cell's outputs, which
+   ``SaveAutoGrades`` turns into points (the kernel ran only a stand-in of each check).
+
+Whose fault a failure is decides what it costs. The student's code raising,
+looping, running out of memory or ending its process costs the check it was
+running (once the same thing happened in a fresh worker too, unless it was
+stopped from outside for stalling or spending its CPU budget). A failure that is
+not the student's raises ``GraderFault`` and no grade is written: MNIST missing
+or corrupt, a sandbox that cannot start, a full disk, a worker killed from
+outside (it does not happen again), or anything that also fails for the
+course's own solution (the reference, run as a control).
+"""
+
+from __future__ import annotations
+
+import tempfile
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import nbformat
+from nbformat import NotebookNode
+
+from autograder import registry
+from autograder.faults import GraderFault
+from autograder.grading.workers import Grading, run_part
+from autograder.judge.inputs import inputs_for
+from autograder.settings import CoursePaths
+
+
+@dataclass(frozen=True)
+class Verdict:
+    passed: bool
+    text: str  # the failure message, or the line to show on success (may be empty)
+
+
+def answer_cells(nb: NotebookNode) -> list[dict[str, str]]:
+    """The setup and answer cells, in notebook order: all the code the worker runs."""
+    cells = []
+    for cell in nb.cells:
+        grade_id = cell.get("metadata", {}).get("nbgrader", {}).get("grade_id")
+        if cell.cell_type == "code" and grade_id in registry.answer_cells():
+            cells.append({"grade_id": grade_id, "source": cell.source})
+    return cells
+
+
+def _judge(check: str, outcome: dict[str, Any]) -> Verdict:
+    """The verdict on one check; raise ``_Unjudgeable`` if the judge itself failed on the record."""
+    from autograder.judge.checks import judge
+
+    try:
+        note = judge(check, inputs_for(check), outcome)
+    except AssertionError as failure:
+        return Verdict(False, str(failure))
+    except Exception as error:  # noqa: BLE001 - the record may be spoiled by the student, or the judge broken
+        raise _Unjudgeable(f"{type(error).__name__}: {error}") from error
+    return Verdict(True, note or "")
+
+
+class _Unjudgeable(Exception):
+    pass
+
+
+def verify(
+    cells: list[dict[str, str]], grading: Grading, control: list[dict[str, str]] | None = None
+) -> dict[str, Verdict]:
+    """Every hidden check, probed in sandboxed workers and judged here: check name -> verdict.
+
+    ``control`` is the course's own solution: a crash or an unjudgeable record is charged to the student only
+    if the solution passes that check in the same setting; otherwise ``GraderFault``.
+    """
+    verdicts: dict[str, Verdict] = {}
+    with tempfile.TemporaryDirectory(prefix="kit-verify-", dir=grading.scratch) as scratch:
+        for part in registry.worker_groups():
+            outcomes = run_part(part, cells, grading, Path(scratch) / "student")
+            suspects: dict[str, str] = {}
+            for check, outcome in outcomes.items():
+                try:
+                    verdicts[check] = _judge(check, outcome)
+                except _Unjudgeable as error:
+                    suspects[check] = str(error)
+                    verdicts[check] = Verdict(
+                        False,
+                        f"This check's record could not be judged ({error}); your code "
+                        "changed or broke the worker's files.",
+                    )
+                if outcome.get("crash"):
+                    suspects[check] = outcome["timeout"]
+            if suspects and control is not None:
+                reference = run_part(part, control, grading, Path(scratch) / f"control-{part[0]}")
+                for check, why in suspects.items():
+                    try:
+                        passed = _judge(check, reference[check]).passed
+                    except _Unjudgeable:
+                        passed = False
+                    if not passed:
+                        raise GraderFault(
+                            f"{check} fails for the course's own solution too, so the grader is at "
+                            f"fault, not the student ({why.splitlines()[0]})"
+                        )
+    return verdicts
+
+
+def control_cells(config: Any, assignment: str, notebook: str) -> list[dict[str, str]] | None:
+    """The answer cells of the course's own solution (its source notebook), the control for suspected faults."""
+    path = CoursePaths(config).source(assignment) / f"{notebook}.ipynb"
+    return answer_cells(nbformat.read(path, as_version=4)) if path.exists() else None

@@ -1,0 +1,66 @@
+"""nbgrader's preprocessor for the hidden checks: each decided outside the kernel, its verdict in the test cell.
+
+``VerifyOutsideKernel`` runs after the kernel (and before ``SaveAutoGrades``): it prepares the grading once per
+process (``autograder.grading.prepare``), has every hidden check probed in sandboxed workers and judged in this process
+(``autograder.grading.verify``), and replaces each test cell's outputs (the kernel's stand-in) with the verdict, which
+``SaveAutoGrades`` turns into points.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import nbformat
+from nbformat import NotebookNode
+from nbgrader.preprocessors import NbGraderPreprocessor
+from traitlets import Bool
+
+from autograder.faults import GraderFault, recording_faults
+from autograder.grading.prepare import prepare_grading
+from autograder.grading.verify import Verdict, answer_cells, control_cells, verify
+
+UNSANDBOXED_NOTE = (
+    "**Note from the grader.** This notebook was graded without a sandbox "
+    "(`KitGrading.sandbox = False` in the course's configuration)."
+)
+
+
+def _error_output(text: str) -> NotebookNode:
+    return NotebookNode(
+        output_type="error", ename="CheckFailed", evalue=text, traceback=[f"\x1b[0;31mCheckFailed\x1b[0m: {text}"]
+    )
+
+
+def apply_verdict(cell: NotebookNode, verdict: Verdict) -> None:
+    """Replace the test cell's outputs (the kernel's stand-in) with the verdict: an error output costs the points."""
+    cell.outputs = (
+        [_error_output(verdict.text)]
+        if not verdict.passed
+        else ([NotebookNode(output_type="stream", name="stdout", text=verdict.text + "\n")] if verdict.text else [])
+    )
+
+
+class VerifyOutsideKernel(NbGraderPreprocessor):
+    """Decide every hidden check outside the kernel, sandboxed; the verdict replaces the test cell's output."""
+
+    enabled = Bool(True, help="Verify outside the kernel (turn off only to debug the kit itself).").tag(config=True)
+
+    @recording_faults
+    def preprocess(self, nb: NotebookNode, resources: dict[str, Any]) -> tuple[NotebookNode, dict[str, Any]]:
+        info = resources["nbgrader"]
+        grading = prepare_grading(self.config, info["assignment"], self.log)
+        self.log.info("Verifying %s outside the kernel", info["student"])
+        try:
+            verdicts = verify(
+                answer_cells(nb), grading, control_cells(self.config, info["assignment"], info["notebook"])
+            )
+        except OSError as error:
+            raise GraderFault(f"the grader's own files failed ({error})") from error
+        for cell in nb.cells:
+            grade_id = cell.get("metadata", {}).get("nbgrader", {}).get("grade_id", "")
+            check = grade_id[len("test_") :]
+            if cell.cell_type == "code" and grade_id.startswith("test_") and check in verdicts:
+                apply_verdict(cell, verdicts[check])
+        if not grading.isolated:
+            nb.cells.insert(0, nbformat.v4.new_markdown_cell(UNSANDBOXED_NOTE))
+        return nb, resources
