@@ -43,6 +43,22 @@ def test_every_check_runs_in_exactly_one_worker() -> None:
     assert sorted(names) == sorted(registry.BY_NAME)
 
 
+def test_a_checks_probe_and_judge_are_paired_by_part() -> None:
+    """``probe/<part>.py`` records what the student's class does, ``judge/<part>.py`` decides on it."""
+    for check in registry.CHECKS:
+        assert check.probe.split(".")[0] == check.judge.split(".")[0], check
+        assert (REPO / "autograder" / "probe" / f"{check.probe.split('.')[0]}.py").is_file(), check
+
+
+def test_three_workers_the_layers_the_mlp_and_the_gate() -> None:
+    """The layers' probes share a worker, the MLP's (whose stand-ins are correct layers) have their own, the gate runs
+    alone: one worker per group, not one per check or per probe module (each worker costs a start-up)."""
+    groups = registry.worker_groups()
+    modules = [{registry.check(name).probe.split(".")[0] for name in group} for group in groups]
+    assert modules == [set(registry.LAYER_PROBES), {"mlp"}, {"gate"}], modules
+    assert groups[-1] == ("mnist_accuracy",)
+
+
 def test_the_master_notebooks_hidden_cells_are_the_registrys() -> None:
     """(The editions copy the master's code cells: tests/test_edition.py.)"""
     text = MASTER.read_text()

@@ -20,6 +20,14 @@ HELPERS = REPO / "source" / "mlp"
 COURSE_HELPERS = {path.stem for path in HELPERS.glob("*.py")}
 UNTRUSTED_MAY_IMPORT = {"numpy", "threadpoolctl", *COURSE_HELPERS}
 UNTRUSTED = sorted([*PACKAGE.glob("probe/*.py"), *HELPERS.glob("*.py")])
+NEVER_IMPORTS = {
+    # The trusted packages import in one direction: nbgrader's pieces (preprocessors, exporters) are thin and call
+    # grading; grading calls the judges; the judges decide on plain records, knowing nothing of nbgrader.
+    "judge": ("nbgrader", "autograder.grading", "autograder.preprocessors", "autograder.exporters"),
+    "grading": ("autograder.preprocessors", "autograder.exporters"),
+    "preprocessors": ("autograder.exporters", "autograder.probe"),
+    "exporters": ("autograder",),
+}
 
 
 def _imports(path: Path) -> list[tuple[int, str, int]]:
@@ -68,6 +76,18 @@ def test_every_package_says_what_runs_where_and_what_it_may_import(package: str)
     doc = ast.get_docstring(ast.parse((PACKAGE / package / "__init__.py").read_text())) or ""
     assert doc.startswith(("Trusted side", "Untrusted side")), f"autograder/{package}: {doc[:80]!r}"
     assert "May import:" in doc, f"autograder/{package} does not say what it may import"
+
+
+@pytest.mark.parametrize("package", sorted(NEVER_IMPORTS))
+def test_the_trusted_packages_import_in_one_direction(package: str) -> None:
+    never = NEVER_IMPORTS[package]
+    wrong = [
+        f"{path.relative_to(REPO)}:{line}: {module}"
+        for path in (PACKAGE / package).glob("*.py")
+        for line, module, _ in _imports(path)
+        if any(module == name or module.startswith(f"{name}.") for name in never)
+    ]
+    assert not wrong, f"autograder/{package} imports what it must not: {wrong}"
 
 
 def test_the_grader_does_not_depend_on_the_command_line() -> None:
