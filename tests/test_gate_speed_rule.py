@@ -99,7 +99,7 @@ def run_gate(MLP: type, inputs: dict[str, Any]) -> tuple[str, dict[str, Any]]:
     """Probe and judge: the verdict's text (success line or failure message) and the record."""
     records = gate.mnist_accuracy(MLP, inputs)
     try:
-        return judge("mnist_accuracy", inputs, {"records": records}) or "", records[0]
+        return str(judge("mnist_accuracy", inputs, {"records": records}) or ""), records[0]
     except AssertionError as failure:
         return f"FAILED: {failure}", records[0]
 

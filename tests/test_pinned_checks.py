@@ -332,7 +332,7 @@ def _gate_verdict(monkeypatch: pytest.MonkeyPatch, correct: int, distance: float
         **record_extra,
     }
     try:
-        return judge("mnist_accuracy", inputs, {"records": [record]}) or ""
+        return str(judge("mnist_accuracy", inputs, {"records": [record]}) or "")
     except AssertionError as failure:
         return f"FAILED: {failure}"
 
