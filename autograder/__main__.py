@@ -7,6 +7,7 @@ import sys
 
 COMMANDS = {
     "grade": "grade a class in parallel, or on a Dask cluster (run it in the course folder)",
+    "report": "write the class report of a graded assignment (HTML, CSV, JSON; run it in the course folder)",
     "demo": "build a demo course, grade three sample students, print their grades",
     "edition": "generate another language's edition of the assignment from the English master",
     "hidden-cells": "write the master notebook's hidden test cells from the registry of checks",

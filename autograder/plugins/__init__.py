@@ -1,0 +1,8 @@
+"""Trusted side: nbgrader's plugins in nbgrader's sense of the word, the export and late-submission plugins a course's
+configuration or command line names.
+
+- ``canvas.CanvasExportPlugin``: grades as a CSV that Canvas's gradebook import accepts
+  (``nbgrader export --exporter=autograder.plugins.canvas.CanvasExportPlugin``).
+
+May import: nbgrader and its stack (traitlets), nothing of ``autograder``.
+"""

@@ -1,0 +1,193 @@
+"""What a class's verdicts come to, from ``collect.ClassData``: pure functions, no files.
+
+Per check: its pass rate; each named cause (a cause's id is what is counted, never its words) with the students who
+showed it; and the residue the catalogue does not explain yet, failures without a cause grouped by what came (the
+message's id, and its ``got`` field when the message is ``expected_got``). Then the scores, the MNIST gate's accuracy
+and speed, and who was not graded and why.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import math
+import re
+import statistics
+from dataclasses import dataclass, field
+
+from autograder import registry
+from autograder.report.catalogue import Catalogue
+from autograder.report.collect import CheckInfo, ClassData, Student, Verdict
+
+GATE_CHECK = next((c.name for c in registry.CHECKS if c.slow), "mnist_accuracy")
+"""The MNIST gate: its verdicts' numbers hold ``accuracy`` (0..1) and ``times_reference`` (its step time over the
+grader's NumPy step)."""
+EXPECTED_GOT = "expected_got"
+"""The message id whose ``got`` field tells unexplained failures apart."""
+
+
+@dataclass(frozen=True)
+class Distribution:
+    """Numbers, with the figures a person reads first."""
+
+    values: list[float]
+
+    @property
+    def n(self) -> int:
+        return len(self.values)
+
+    def stats(self) -> dict[str, float]:
+        if not self.values:
+            return {}
+        ordered = sorted(self.values)
+        return {
+            "n": len(ordered),
+            "mean": statistics.fmean(ordered),
+            "median": statistics.median(ordered),
+            "min": ordered[0],
+            "max": ordered[-1],
+            "p10": ordered[int(0.1 * (len(ordered) - 1))],
+            "p90": ordered[math.ceil(0.9 * (len(ordered) - 1))],
+        }
+
+
+@dataclass
+class CheckSummary:
+    """One check across the class."""
+
+    info: CheckInfo
+    judged: int = 0  # graded submissions with a verdict on it
+    passed: int = 0
+    explained: int = 0  # failed, with a named cause
+    no_verdict: int = 0  # graded submissions whose test cell holds no verdict
+
+    @property
+    def failed(self) -> int:
+        return self.judged - self.passed
+
+    @property
+    def pass_rate(self) -> float | None:
+        return self.passed / self.judged if self.judged else None
+
+
+@dataclass
+class Group:
+    """Students whose failures of one check are alike: one named cause, or one unexplained kind of failure."""
+
+    check: str
+    kind: str  # "cause" or "unexplained"
+    id: str  # the cause's id, or the failure message's id
+    got: str = ""  # unexplained ``expected_got``: its ``got`` field, as JSON
+    text: str = ""  # the cause, or the first such failure's message, in the edition's language
+    students: list[str] = field(default_factory=list)
+
+    @property
+    def key(self) -> str:
+        return f"{self.check}|{self.kind}|{self.id}|{self.got}"
+
+    @property
+    def anchor(self) -> str:
+        digest = "-" + hashlib.sha256(self.got.encode()).hexdigest()[:8] if self.got else ""
+        return re.sub(r"[^\w-]", "-", f"{self.kind}-{self.check}-{self.id}{digest}")
+
+    @property
+    def count(self) -> int:
+        return len(self.students)
+
+
+@dataclass
+class ClassSummary:
+    """Everything the report shows, before it is laid out."""
+
+    data: ClassData
+    catalogue: Catalogue
+    checks: list[CheckSummary]
+    causes: dict[str, list[Group]]  # check -> its named causes, most frequent first
+    unexplained: dict[str, list[Group]]  # check -> its unexplained failures, grouped by what came
+    scores: Distribution
+    accuracy: Distribution  # the gate's test accuracy, 0..1
+    times_reference: Distribution  # the gate's step time over the grader's NumPy step
+    ungraded: list[Student]  # left ungraded, or whose last regrade failed (an earlier grade stands)
+
+    @property
+    def max_score(self) -> float | None:
+        tops = [s.max_score for s in self.data.graded() if s.max_score is not None]
+        return max(tops) if tops else None
+
+    def groups(self) -> list[Group]:
+        """Every named cause and unexplained group, check by check."""
+        return [g for groups in (*self.causes.values(), *self.unexplained.values()) for g in groups]
+
+    def groups_by_student(self) -> dict[str, list[Group]]:
+        """student -> the causes and unexplained groups they are in."""
+        found: dict[str, list[Group]] = {}
+        for group in self.groups():
+            for student in group.students:
+                found.setdefault(student, []).append(group)
+        return found
+
+
+def _got_key(verdict: Verdict) -> str:
+    message = verdict.message or {}
+    if message.get("id") != EXPECTED_GOT:
+        return ""
+    return json.dumps((message.get("fields") or {}).get("got"), sort_keys=True, ensure_ascii=False)
+
+
+def _grouped(found: dict[tuple[str, str], Group]) -> dict[str, list[Group]]:
+    by_check: dict[str, list[Group]] = {}
+    for group in sorted(found.values(), key=lambda g: (-g.count, g.id, g.got)):
+        by_check.setdefault(group.check, []).append(group)
+    return by_check
+
+
+def summarize(data: ClassData, catalogue: Catalogue) -> ClassSummary:
+    """The class's verdicts counted: per check, per cause, per unexplained failure; scores and the gate."""
+    checks = {info.name: CheckSummary(info) for info in data.checks}
+    causes: dict[tuple[str, str], Group] = {}
+    unexplained: dict[tuple[str, str], Group] = {}
+    accuracy, times = [], []
+    for student in data.graded():
+        for name in student.no_verdict:
+            checks.setdefault(name, CheckSummary(CheckInfo(name, name, 0.0))).no_verdict += 1
+        for verdict in student.verdicts.values():
+            summary = checks.setdefault(verdict.check, CheckSummary(CheckInfo(verdict.check, verdict.check, 0.0)))
+            summary.judged += 1
+            summary.passed += verdict.passed
+            if verdict.check == GATE_CHECK:
+                if "accuracy" in verdict.numbers:
+                    accuracy.append(verdict.numbers["accuracy"])
+                if "times_reference" in verdict.numbers:
+                    times.append(verdict.numbers["times_reference"])
+            if verdict.passed:
+                continue
+            if verdict.cause:
+                summary.explained += 1
+                key = (verdict.check, str(verdict.cause.get("id", "")))
+                group = causes.get(key) or Group(verdict.check, "cause", key[1], text=catalogue.render(verdict.cause))
+            else:
+                message_id = str((verdict.message or {}).get("id", ""))
+                key = (verdict.check, f"{message_id}|{_got_key(verdict)}")
+                group = unexplained.get(key) or Group(
+                    verdict.check, "unexplained", message_id, _got_key(verdict), catalogue.render(verdict.message)
+                )
+            (causes if verdict.cause else unexplained)[key] = group
+            group.students.append(student.id)
+    ungraded = [s for s in data.students if not s.graded or s.fault is not None]
+    return ClassSummary(
+        data,
+        catalogue,
+        list(checks.values()),
+        _grouped(causes),
+        _grouped(unexplained),
+        Distribution([s.score for s in data.graded() if s.score is not None]),
+        Distribution(accuracy),
+        Distribution(times),
+        ungraded,
+    )
+
+
+def rare_groups(summary: ClassSummary, share: float = 0.05, at_most: int = 2) -> dict[str, Group]:
+    """Causes and unexplained failures seen in few students (at most ``at_most``, or ``share`` of those graded)."""
+    limit = max(at_most, math.floor(share * len(summary.data.graded())))
+    return {g.key: g for g in summary.groups() if g.count <= limit}

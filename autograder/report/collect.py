@@ -1,0 +1,213 @@
+"""A graded class read into plain records: each submission's score (the gradebook), its verdicts (the autograded
+notebooks), its feedback and, if it was left ungraded, why (the grade command's fault record).
+
+Every path comes from nbgrader's ``CourseDirectory`` (``autograder.settings.CoursePaths``); scores from nbgrader's
+``Gradebook``, never summed here. A verdict is read as the data the grader wrote, one output of type
+``VERDICT_MIME`` in each hidden test cell.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from autograder import registry
+from autograder.faults import Fault
+from autograder.report.catalogue import TextData
+from autograder.settings import CoursePaths, load_course_config
+
+VERDICT_MIME = "application/vnd.dl-notes-kit.verdict+json"
+"""The output a hidden test cell's verdict is written in, as data."""
+TEST_PREFIX = "test_"
+"""A hidden test cell's grade_id is this and the check's name."""
+
+
+@dataclass(frozen=True)
+class Verdict:
+    """One hidden check of one submission, as the grader decided it."""
+
+    check: str
+    passed: bool
+    points: float  # the test cell's weight
+    message: TextData | None = None  # the failure's message (what was checked, what came)
+    cause: TextData | None = None  # the likely cause the evidence names, if any
+    formula: TextData | None = None
+    note: TextData | None = None  # the line shown when the check passed
+    numbers: dict[str, float] = field(default_factory=dict)  # what a judge measured (the gate: accuracy, speed)
+
+
+@dataclass
+class Student:
+    """One student with a submission: graded (a score in the gradebook and an autograded notebook) or not, and why."""
+
+    id: str
+    name: str = ""
+    graded: bool = False
+    score: float | None = None
+    max_score: float | None = None
+    verdicts: dict[str, Verdict] = field(default_factory=dict)
+    no_verdict: list[str] = field(default_factory=list)  # test cells that hold no verdict
+    feedback: Path | None = None  # the feedback HTML, if it exists
+    fault: Fault | None = None  # the grader's record of the last attempt that failed, if any
+    log: Path | None = None  # the grade command's log of this submission, if any
+    why_ungraded: str = ""  # empty when graded
+    submitted: list[Path] = field(default_factory=list)  # the submitted notebooks found
+
+    def failed(self) -> list[Verdict]:
+        return [v for v in self.verdicts.values() if not v.passed]
+
+
+@dataclass(frozen=True)
+class CheckInfo:
+    name: str
+    title: str
+    points: float
+
+
+@dataclass
+class ClassData:
+    """What the report is made from."""
+
+    course: Path
+    assignment: str
+    notebooks: list[str]  # the assignment's notebooks, without .ipynb
+    release: Path
+    checks: list[CheckInfo]
+    students: list[Student]
+
+    def release_notebooks(self) -> list[Path]:
+        return [self.release / f"{nb}.ipynb" for nb in self.notebooks]
+
+    def graded(self) -> list[Student]:
+        return [s for s in self.students if s.graded]
+
+
+def verdict_of(cell: dict[str, Any]) -> Verdict | None:
+    """The verdict a test cell holds (the first output of ``VERDICT_MIME``), or None."""
+    points = float(cell.get("metadata", {}).get("nbgrader", {}).get("points", 0) or 0)
+    for output in cell.get("outputs", []):
+        data = output.get("data", {}).get(VERDICT_MIME) if output.get("output_type") == "display_data" else None
+        if isinstance(data, str):
+            data = json.loads(data)
+        if not isinstance(data, dict) or "check" not in data:
+            continue
+        failure = data.get("failure") or {}
+        return Verdict(
+            check=str(data["check"]),
+            passed=bool(data.get("passed")),
+            points=points,
+            message=failure.get("message"),
+            cause=failure.get("cause"),
+            formula=failure.get("formula"),
+            note=data.get("note"),
+            numbers={k: float(v) for k, v in (data.get("numbers") or {}).items() if isinstance(v, int | float)},
+        )
+    return None
+
+
+def test_cells(notebook: dict[str, Any]) -> dict[str, dict[str, Any]]:
+    """check name -> its hidden test cell, in notebook order."""
+    found = {}
+    for cell in notebook.get("cells", []):
+        grade_id = cell.get("metadata", {}).get("nbgrader", {}).get("grade_id", "")
+        if cell.get("cell_type") == "code" and grade_id.startswith(TEST_PREFIX):
+            found[grade_id[len(TEST_PREFIX) :]] = cell
+    return found
+
+
+def read_verdicts(path: Path) -> tuple[dict[str, Verdict], list[str], dict[str, float]]:
+    """An autograded notebook's verdicts, the checks without one, and every test cell's points."""
+    cells = test_cells(json.loads(path.read_text()))
+    verdicts, missing = {}, []
+    for check, cell in cells.items():
+        verdict = verdict_of(cell)
+        if verdict is None:
+            missing.append(check)
+        else:
+            verdicts[check] = verdict
+    points = {check: float(cell["metadata"]["nbgrader"].get("points", 0) or 0) for check, cell in cells.items()}
+    return verdicts, missing, points
+
+
+def fault_record(paths: CoursePaths, student: str) -> tuple[Path, Path]:
+    """The grade command's log of a submission and its fault record (``autograder.grading.autograde``): the record
+    is there only if the last attempt left the submission ungraded."""
+    log = paths.graded_dir() / "logs" / f"{student}.log"
+    return log, log.with_suffix(".fault.json")
+
+
+def feedback_path(paths: CoursePaths, student: str, assignment: str, notebook: str) -> Path:
+    """Where ``nbgrader generate_feedback`` writes a student's feedback HTML."""
+    coursedir = paths.coursedir
+    return Path(coursedir.format_path(coursedir.feedback_directory, student, assignment)) / f"{notebook}.html"
+
+
+def gradebook_scores(paths: CoursePaths, assignment: str) -> tuple[dict[str, tuple[str, float, float]], list[str]]:
+    """student -> (name, score after any late penalty, max score) for every submission in the gradebook, and the
+    assignment's notebooks (as nbgrader export counts them)."""
+    from nbgrader.api import Gradebook, MissingEntry
+
+    scores: dict[str, tuple[str, float, float]] = {}
+    with Gradebook(paths.db_url(), paths.coursedir.course_id) as gradebook:
+        try:
+            notebooks = [n.name for n in gradebook.find_assignment(assignment).notebooks]
+        except MissingEntry:
+            return scores, []
+        for submission in gradebook.assignment_submissions(assignment):
+            student = submission.student
+            name = " ".join(part for part in (student.first_name, student.last_name) if part)
+            penalty = submission.late_submission_penalty or 0.0
+            scores[student.id] = (name, max(0.0, float(submission.score) - penalty), float(submission.max_score))
+    return scores, notebooks
+
+
+def _why_ungraded(paths: CoursePaths, student: Student, has_notebook: bool, in_gradebook: bool) -> str:
+    if student.fault is not None:
+        again = "grading it again can help" if student.fault.retry else "grading it again cannot help"
+        return f"{student.fault.kind}: {student.fault.detail} ({again})"
+    if student.log is not None:
+        return f"grading failed and left no record of why; its log: {student.log}"
+    if has_notebook and not in_gradebook:
+        return "an autograded notebook but no grade in the gradebook (graded with another gradebook?)"
+    return "not graded yet: run `python -m autograder grade` (it grades only what is left)"
+
+
+def collect(course: Path, assignment: str, notebooks: list[str] | None = None) -> ClassData:
+    """Read the course in ``course`` (its ``nbgrader_config.py``) for ``assignment``."""
+    paths = CoursePaths(load_course_config(course))
+    scores, in_gradebook = gradebook_scores(paths, assignment)
+    release = paths.release(assignment)
+    notebooks = notebooks or in_gradebook or sorted(p.stem for p in release.glob("*.ipynb"))
+    known = {c.name: CheckInfo(c.name, c.title, float(c.points)) for c in registry.CHECKS}
+    seen: dict[str, float] = {}  # check -> points, of every test cell in a graded notebook
+    students = []
+    for student_id in sorted({*paths.submitted_students(assignment), *scores}):
+        student = Student(student_id)
+        log, record = fault_record(paths, student_id)
+        student.log = log if log.exists() else None
+        student.fault = Fault.read(record) if record.exists() else None
+        submitted = [paths.submitted(student_id, assignment) / f"{nb}.ipynb" for nb in notebooks]
+        student.submitted = [p for p in submitted if p.is_file()]
+        graded_notebooks = [paths.autograded(student_id, assignment) / f"{nb}.ipynb" for nb in notebooks]
+        has_notebook = any(p.exists() for p in graded_notebooks)
+        if student_id in scores:
+            student.name, student.score, student.max_score = scores[student_id]
+        student.graded = has_notebook and student_id in scores
+        if not student.graded:
+            student.why_ungraded = _why_ungraded(paths, student, has_notebook, student_id in scores)
+        for notebook, path in zip(notebooks, graded_notebooks, strict=True):
+            if not student.graded or not path.exists():
+                continue
+            verdicts, missing, points = read_verdicts(path)
+            student.verdicts.update(verdicts)
+            student.no_verdict += missing
+            seen.update(points)
+            feedback = feedback_path(paths, student_id, assignment, notebook)
+            if student.feedback is None and feedback.exists():
+                student.feedback = feedback
+        students.append(student)
+    checks = [info for name, info in known.items() if name in seen or not seen]
+    checks += [CheckInfo(name, name, points) for name, points in seen.items() if name not in known]
+    return ClassData(paths.root, assignment, notebooks, release, checks, students)
