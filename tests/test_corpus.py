@@ -14,6 +14,8 @@ from pathlib import Path
 import pytest
 
 sys.path.insert(0, str(Path(__file__).resolve().parent / "corpus"))
+from nn_messages import Failure  # noqa: E402
+
 import grading  # noqa: E402
 from autograder import registry  # noqa: E402
 from catalogue.mistakes import MISTAKES, VARIANTS, Mistake  # noqa: E402
@@ -22,13 +24,13 @@ CORPUS = grading.corpus()
 
 
 @cache
-def _graded(kind: str, name: str, secret: str) -> dict[str, str]:
+def _graded(kind: str, name: str, secret: str) -> dict[str, Failure]:
     if kind == "corpus":
         code = CORPUS[name]
     else:
         code = grading.catalogue_code(next(e for e in (*MISTAKES, *VARIANTS) if e.name == name).edits)
     with grading.secret(secret):
-        return grading.grade(grading.namespace(code, f"<{name}>"))
+        return grading.failures(grading.namespace(code, f"<{name}>"))
 
 
 def _expected_mistake(mistake: Mistake) -> dict[str, str | None]:
@@ -43,10 +45,10 @@ def test_the_corpus_has_at_least_eight_styles() -> None:
 @pytest.mark.parametrize("name", sorted(CORPUS))
 def test_corpus_submission_loses_exactly_its_cells_and_names_only_true_causes(name: str, secret: str) -> None:
     expected, lost = grading.expected_of(CORPUS[name]), _graded("corpus", name, secret)
-    assert set(lost) == set(expected), {c: m[:300] for c, m in lost.items()}
-    for check, message in lost.items():
-        cause = grading.cause_named(message)
-        assert cause is None or (expected[check] is not None and expected[check] in message), f"{check}: {message}"
+    assert set(lost) == set(expected), {c: str(f)[:300] for c, f in lost.items()}
+    for check, failure in lost.items():
+        cause = grading.cause_named(failure)
+        assert cause is None or (expected[check] is not None and expected[check] in cause), f"{check}: {failure}"
 
 
 @pytest.mark.parametrize("secret", grading.SECRETS[:2])
@@ -54,12 +56,13 @@ def test_corpus_submission_loses_exactly_its_cells_and_names_only_true_causes(na
 def test_catalogued_mistake_loses_its_cells_only_and_names_its_cause(mistake: Mistake, secret: str) -> None:
     lost = _graded("mistake", mistake.name, secret)
     allowed = {c.removeprefix("test_") for c in registry.cells_a_part_may_cost(mistake.part)}
-    assert set(lost) <= allowed, {c: m[:300] for c, m in lost.items()}
+    assert set(lost) <= allowed, {c: str(f)[:300] for c, f in lost.items()}
     for check, cause in _expected_mistake(mistake).items():
         assert check in lost, f"{mistake.name} should lose {check}"
-        assert cause in lost[check], lost[check]
-    for check, message in lost.items():
-        assert grading.cause_named(message) is None or mistake.cause in message, f"{check}: {message}"
+        assert cause in str(lost[check]), lost[check]
+    for check, failure in lost.items():
+        named = grading.cause_named(failure)
+        assert named is None or mistake.cause in named, f"{check}: {failure}"
 
 
 @pytest.mark.parametrize("secret", grading.SECRETS[:2])

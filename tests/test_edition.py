@@ -23,15 +23,15 @@ import pytest
 from conftest import REPO
 
 sys.path.insert(0, str(REPO / "tests" / "corpus"))
+from nn_messages import CATALOGUE, CheckFailed, Failure, Text, render  # noqa: E402
+
+import autograder.messages  # noqa: E402, F401 - declares the grader's messages
+import autograder.probe.messages  # noqa: E402, F401 - declares the probe's messages
 import grading  # noqa: E402
-import nn_diagnosis  # noqa: E402
 import nn_public  # noqa: E402
 from autograder.cli import edition
-from autograder.judge import gate as mnist_gate  # noqa: E402
-from autograder.judge import linear, loss, mlp, relu, sgd  # noqa: E402
 from catalogue.mistakes import MISTAKES  # noqa: E402
-from nn_checks import CheckFailed  # noqa: E402
-from nn_i18n import ZH, translate  # noqa: E402
+from nn_i18n import CJK_FONTS  # noqa: E402
 
 PUBLIC = {
     "Linear": nn_public.check_linear,
@@ -134,7 +134,7 @@ def test_both_editions_have_the_same_code_grade_ids_and_points() -> None:
             assert "".join(en["source"]) != "".join(zh["source"]) and re.search(
                 r"[\u4e00-\u9fff]", "".join(zh["source"])
             )
-    for name in ("nn_core.py", "nn_checks.py", "nn_diagnosis.py", "nn_public.py", "mnist_data.py"):
+    for name in ("nn_core.py", "nn_checks.py", "nn_diagnosis.py", "nn_messages.py", "nn_public.py", "mnist_data.py"):
         assert (REPO / "source" / "mlp" / name).read_bytes() == (REPO / "source" / "mlp_zh" / name).read_bytes(), name
     i18n = (REPO / "source" / "mlp_zh" / "nn_i18n.py").read_text()
     assert i18n == (REPO / "source" / "mlp" / "nn_i18n.py").read_text().replace('LANGUAGE = "en"', 'LANGUAGE = "zh"')
@@ -161,9 +161,7 @@ def test_no_line_break_between_chinese_characters_in_a_paragraph(path: str) -> N
     assert not found, f"{path}: line breaks between Chinese characters (write each paragraph on one line): {found}"
 
 
-def test_no_line_break_between_chinese_characters_in_a_message() -> None:
-    found = [zh for _, zh in ZH if soft_breaks(zh)]
-    assert not found, found
+def test_soft_breaks_are_found() -> None:
     assert soft_breaks("尺\n寸") and soft_breaks("小例子\n  和") and not soft_breaks("段落。\n\n段落")
     assert not soft_breaks("表：\n| 部分 |") and not soft_breaks("列表：\n* 项") and not soft_breaks("`x`\n和")
 
@@ -198,39 +196,23 @@ def test_a_changed_english_cell_is_named(monkeypatch: pytest.MonkeyPatch, tmp_pa
         edition.edition("zh")
 
 
-def test_the_table_is_well_formed() -> None:
-    english = [e for e, _ in ZH]
-    assert len(english) == len(set(english)), "an English entry appears twice"
-    for en, zh in ZH:
-        assert sorted(re.findall(r"\{\w+\}", en)) == sorted(re.findall(r"\{\w+\}", zh)), en
-        assert re.search(r"[\u4e00-\u9fff]", zh) or en == "{first}: {second}", en
+def _dummy(template: str) -> dict[str, str]:
+    return {name: "x" for name in re.findall(r"\{(\w+)\}", template)}
 
 
-def _static_texts() -> list[str]:
-    """Every cause and formula a message can name: the diagnosis catalogue, the helpers' and the judges' constants."""
-    texts = []
-    for value in vars(nn_diagnosis).values():
-        if isinstance(value, nn_diagnosis.Quantity):
-            texts += [f"  The formula: {value.formula}", *(f"  Likely cause: {s.cause}." for s in value.suspects)]
-    texts += [f"  Likely cause: {cause}." for _, _, cause in nn_diagnosis.ERROR_CAUSES]
-    for module in (nn_diagnosis, linear, relu, loss, sgd, mlp, mnist_gate):
-        for name, value in vars(module).items():
-            if name.isupper() and isinstance(value, str) and " " in value:
-                texts.append(f"  Likely cause: {value}")
-            if name.isupper() and isinstance(value, tuple) and value and isinstance(value[0], tuple):
-                texts += [f"  Likely cause: {t[-1]}" for t in value if isinstance(t[-1], str)]
-    return texts  # the catalogue's causes (parts of these) are covered by the messages of its mistakes, below
-
-
-@pytest.mark.parametrize("text", _static_texts())
-def test_every_cause_and_formula_has_a_translation(text: str) -> None:
-    translated = translate(text, "zh")
-    assert translated != text and not untranslated(translated), translated
+@pytest.mark.parametrize("message_id", sorted(CATALOGUE))
+def test_every_message_has_a_chinese_wording(message_id: str) -> None:
+    """Every message of the catalogue (helpers, judges, probe, workers), with placeholder fields, reads as Chinese."""
+    message = CATALOGUE[message_id]
+    chinese = render(Text(message_id, _dummy(message.en)), "zh")
+    assert re.search(rf"[{CJK}]", chinese) or message.en == message.zh, message_id
+    assert not untranslated(re.sub("|".join(CJK_FONTS), "", chinese)), (message_id, chinese)
+    assert not soft_breaks(message.zh.replace("\n  ", "\n\n")), message_id  # a message's next line is indented
 
 
 @cache
-def _messages() -> tuple[str, ...]:
-    """Every message of the public and hidden checks on the stub, each catalogued mistake and each corpus file."""
+def _failures() -> tuple[Failure, ...]:
+    """Every failure of the public and hidden checks on the stub, each catalogued mistake and each corpus file."""
     codes = {m.name: grading.catalogue_code(m.edits) for m in MISTAKES} | grading.corpus()
     release = json.loads((REPO / "release" / "mlp" / "mlp.ipynb").read_text())["cells"]
     codes["stub"] = "\n\n".join(
@@ -238,29 +220,29 @@ def _messages() -> tuple[str, ...]:
         for c in release
         if c.get("metadata", {}).get("nbgrader", {}).get("grade_id") in grading.ANSWER_CELLS
     )
-    messages = set()
+    failures: dict[str, Failure] = {}
     with grading.secret(grading.SECRETS[0]):
         for name, code in codes.items():
             names = grading.namespace(code, name)
-            messages.update(grading.grade(names).values())
+            failures.update((str(f), f) for f in grading.failures(names).values())
             for part, check in PUBLIC.items():
                 try:
                     check(names[part])
-                except CheckFailed as failure:
-                    messages.add(str(failure))
-                messages.add(f"{part}: public checks passed.")
-    return tuple(sorted(messages))
+                except CheckFailed as failed:
+                    failures[str(failed)] = failed.failure
+    return tuple(failures[key] for key in sorted(failures))
 
 
 def test_every_message_of_the_checks_comes_out_in_chinese() -> None:
-    messages = _messages()
-    assert len(messages) > 100
-    missing = {m: translate(m, "zh") for m in messages if untranslated(translate(m, "zh"))}
-    assert not missing, "messages without a full translation (add their pieces to nn_i18n.ZH):\n" + "\n\n".join(
+    failures = _failures()
+    assert len(failures) > 100
+    missing = {str(f): f.render("zh") for f in failures if untranslated(f.render("zh"))}
+    assert not missing, "messages without a full translation (see nn_messages):\n" + "\n\n".join(
         f"{m}\n-> {t}" for m, t in list(missing.items())[:5]
     )
 
 
-def test_english_stays_the_default_and_untouched() -> None:
-    for message in _messages()[:20]:
-        assert translate(message) == message and translate(message, "en") == message
+def test_a_failure_is_data_that_renders_the_same_after_a_round_trip() -> None:
+    for failure in _failures()[:40]:
+        again = Failure.from_data(json.loads(json.dumps(failure.to_data())))
+        assert again.render("en") == failure.render("en") and again.render("zh") == failure.render("zh")

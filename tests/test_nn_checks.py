@@ -2,6 +2,7 @@
 
 import numpy as np
 import pytest
+from nn_messages import NO_BIAS
 
 from nn_checks import FD_TOLERANCE, check_array, check_close, check_gradient, check_shape, numerical_gradient
 
@@ -19,10 +20,10 @@ def test_check_close_names_expected_value_actual_value_and_index() -> None:
     actual = expected.copy()
     actual[1, 0] = 5.0
     with pytest.raises(AssertionError) as error:
-        check_close("thing", actual, expected, hint="the cause")
+        check_close("thing", actual, expected, cause=NO_BIAS)
     message = str(error.value)
     assert (
-        "thing: expected 3 at index (1, 0)" in message and "got 5" in message and "Likely cause: the cause" in message
+        "thing: expected 3 at index (1, 0)" in message and "got 5" in message and f"Likely cause: {NO_BIAS}." in message
     )
 
 

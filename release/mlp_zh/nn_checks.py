@@ -1,9 +1,8 @@
 """Checks that explain themselves: used by the notebook's public checks and by the grader.
 
-Every check raises ``CheckFailed`` (an ``AssertionError``) with a message that says what was
-expected, what came, and what that usually means; a notebook shows that message alone, without a
-traceback. Gradient checks compare a
-``backward`` with central finite differences computed in float64.
+Every check raises ``CheckFailed`` (an ``AssertionError``) carrying a ``Failure``: what was expected, what came, and
+what that usually means, as data (``nn_messages``); a notebook shows its message alone, without a traceback, in the
+edition's language. Gradient checks compare a ``backward`` with central finite differences computed in float64.
 """
 
 from __future__ import annotations
@@ -12,9 +11,11 @@ import textwrap
 from collections.abc import Callable, Sequence
 from typing import Any
 
+import nn_messages as say
 import numpy as np
+from nn_messages import CheckFailed, Failure, Text  # noqa: F401 - checks and the notebook catch CheckFailed from here
 
-from nn_i18n import LANGUAGE, WIDTH, translate
+from nn_i18n import LANGUAGE, WIDTH
 
 FD_EPS = 1e-6
 """Step of the central differences ``(f(x + eps) - f(x - eps)) / (2 eps)``."""
@@ -39,54 +40,45 @@ def render_message(message: str, width: int = MESSAGE_WIDTH) -> list[str]:
     return lines
 
 
-class CheckFailed(AssertionError):
-    """A check failed. IPython shows the message alone (``_render_traceback_``), wrapped to fit a narrow screen, in
-    the edition's language (``nn_i18n``; the message itself stays English for the checks that read it)."""
-
-    def _render_traceback_(self) -> list[str]:
-        return render_message(translate(str(self)))
+Label = Text | str
+"""What was checked, or what was expected or came: a message, or code shown as it is in every language."""
 
 
-RETURNED_NONE = "the method returned None: a missing `return`, or `return` without a value"
+def fail(what: Label, expected: Label, got: Label, cause: Text | None = None) -> None:
+    """Raise ``CheckFailed``: what was expected, what came, and the usual cause."""
+    raise CheckFailed(Failure(say.EXPECTED_GOT(what=what, expected=expected, got=got), cause))
 
 
-def fail(what: str, expected: str, got: str, hint: str = "") -> None:
-    """Raise an AssertionError that says what was expected, what came, and the usual cause."""
-    message = f"{what}: expected {expected}, got {got}."
-    if hint:
-        message += f"\n  Likely cause: {hint}"
-    raise CheckFailed(message)
-
-
-def check_array(what: str, value: Any, hint: str = "") -> np.ndarray:
+def check_array(what: Label, value: Any, cause: Text | None = None) -> np.ndarray:
     """Assert that ``value`` is a NumPy array of floats with no NaN or inf."""
     if not isinstance(value, np.ndarray):
         kind = getattr(value, "type_name", type(value).__name__)  # the grader may describe a value it only saw recorded
-        fail(what, "a NumPy array", f"{kind} {value!r:.60}", hint or (RETURNED_NONE if value is None else ""))
+        got = say.KIND_VALUE(kind=kind, value=f"{value!r:.60}")
+        fail(what, say.A_NUMPY_ARRAY(), got, cause or (say.RETURNED_NONE if value is None else None))
     if not np.issubdtype(value.dtype, np.floating):
-        fail(what, "a floating-point dtype", f"dtype {value.dtype}", hint)
+        fail(what, say.FLOAT_DTYPE(), say.DTYPE(dtype=value.dtype), cause)
     bad = ~np.isfinite(value)
     if bad.any():
         where = tuple(int(i) for i in np.argwhere(bad)[0])
-        fail(what, "only finite numbers", f"{int(bad.sum())} NaN/inf entries (first at index {where})", hint)
+        fail(what, say.ONLY_FINITE(), say.NAN_ENTRIES(count=int(bad.sum()), index=where), cause)
     return value
 
 
-def check_shape(what: str, value: Any, expected: Sequence[int], hint: str = "") -> None:
+def check_shape(what: Label, value: Any, expected: Sequence[int], cause: Text | None = None) -> None:
     """Assert ``np.shape(value) == expected``."""
     shape = tuple(np.shape(value))
     if shape != tuple(expected):
-        fail(what, f"shape {tuple(expected)}", f"shape {shape}", hint)
+        fail(what, say.SHAPE(shape=tuple(expected)), say.SHAPE(shape=shape), cause)
 
 
-def check_dtype(what: str, value: np.ndarray, expected: Any, hint: str = "") -> None:
+def check_dtype(what: Label, value: np.ndarray, expected: Any, cause: Text | None = None) -> None:
     """Assert ``value.dtype == expected``."""
     if np.dtype(value.dtype) != np.dtype(expected):
         fail(
             what,
-            f"dtype {np.dtype(expected)}",
-            f"dtype {value.dtype}",
-            hint or "a cast changed the precision; keep the dtype of the inputs",
+            say.DTYPE(dtype=np.dtype(expected)),
+            say.DTYPE(dtype=value.dtype),
+            cause or say.CAST_CHANGED_PRECISION,
         )
 
 
@@ -101,52 +93,63 @@ def worst_difference(actual: np.ndarray, expected: np.ndarray, scale: float = 0.
     return float(diff[index]) / scale, tuple(int(i) for i in index)
 
 
+def _number(value: Any) -> str:
+    return f"{float(value):.6g}"
+
+
 def check_close(
-    what: str, actual: Any, expected: np.ndarray, tolerance: float = 1e-6, hint: str = "", scale: float = 0.0
+    what: Label,
+    actual: Any,
+    expected: np.ndarray,
+    tolerance: float = 1e-6,
+    cause: Text | None = None,
+    scale: float = 0.0,
 ) -> None:
     """Assert same shape and ``worst_difference(actual, expected, scale) <= tolerance``."""
-    actual = check_array(what, actual, hint)
-    check_shape(what, actual, np.shape(expected), hint)
+    actual = check_array(what, actual, cause)
+    check_shape(what, actual, np.shape(expected), cause)
     error, index = worst_difference(actual, expected, scale)
     if not error <= tolerance:
         fail(
             what,
-            f"{float(np.asarray(expected)[index]):.6g} at index {index} (relative error at most {tolerance:g})",
-            f"{float(actual[index]):.6g}, relative error {error:.3g}",
-            hint,
+            say.VALUE_AT_INDEX(value=_number(np.asarray(expected)[index]), index=index, tolerance=f"{tolerance:g}"),
+            say.VALUE_ERROR(value=_number(actual[index]), error=f"{error:.3g}"),
+            cause,
         )
 
 
 def check_within(
-    what: str,
+    what: Label,
     actual: Any,
     expected: np.ndarray,
     low: np.ndarray,
     high: np.ndarray,
     tolerance: float = 1e-6,
-    hint: str = "",
-    accepted: str = "",
+    cause: Text | None = None,
+    accepted: Text | None = None,
 ) -> None:
     """Like ``check_close``, but anything between ``low`` and ``high`` (elementwise, ``tolerance`` relative) passes.
 
     ``expected`` is the exact value (shown in the message); ``accepted`` describes the band, e.g. why an eps is allowed.
     """
-    actual = check_array(what, actual, hint)
-    check_shape(what, actual, np.shape(expected), hint)
+    actual = check_array(what, actual, cause)
+    check_shape(what, actual, np.shape(expected), cause)
     low, high = np.asarray(low, np.float64), np.asarray(high, np.float64)
     scale = max(float(np.max(np.abs(expected), initial=0.0)), float(np.max(np.abs(actual), initial=0.0)), 1e-12)
     outside = np.maximum(low - actual, actual - high) / scale
     if not outside.size or outside.max() <= tolerance:
         return
     index = np.unravel_index(int(np.argmax(outside)), outside.shape)
-    band = f"; {accepted} between {float(low[index]):.6g} and {float(high[index]):.6g}" if accepted else ""
-    fail(
-        what,
-        f"{float(np.asarray(expected)[index]):.6g}{' at index ' + str(tuple(int(i) for i in index)) if index else ''} "
-        f"(relative error at most {tolerance:g}{band})",
-        f"{float(actual[index]):.6g}, relative error {worst_difference(actual, expected)[0]:.3g}",
-        hint,
-    )
+    index = tuple(int(i) for i in index)
+    value, bounds = _number(np.asarray(expected)[index]), dict(low=_number(low[index]), high=_number(high[index]))
+    if accepted is None:
+        message = say.VALUE_AT_INDEX if index else say.VALUE_WITHIN
+        expectation = message(value=value, index=index, tolerance=f"{tolerance:g}")
+    else:
+        message = say.BAND_AT_INDEX if index else say.BAND
+        expectation = message(value=value, index=index, tolerance=f"{tolerance:g}", accepted=accepted, **bounds)
+    got = say.VALUE_ERROR(value=_number(actual[index]), error=f"{worst_difference(actual, expected)[0]:.3g}")
+    fail(what, expectation, got, cause)
 
 
 def numerical_gradient(f: Callable[[], float], x: np.ndarray, eps: float = FD_EPS) -> np.ndarray:
@@ -164,25 +167,24 @@ def numerical_gradient(f: Callable[[], float], x: np.ndarray, eps: float = FD_EP
     return grad
 
 
-def check_gradient(what: str, analytic: Any, numeric: np.ndarray, hint: str = "") -> None:
+def check_gradient(what: Label, analytic: Any, numeric: np.ndarray, cause: Text | None = None) -> None:
     """Compare a ``backward`` result with finite differences (tolerance ``FD_TOLERANCE``)."""
-    check_close(f"{what} (finite-difference check)", analytic, numeric, FD_TOLERANCE, hint)
+    check_close(say.FD_CHECK(what=what), analytic, numeric, FD_TOLERANCE, cause)
 
 
-def check_unchanged(what: str, after: np.ndarray, before: np.ndarray) -> None:
+def check_unchanged(what: Label, after: np.ndarray, before: np.ndarray) -> None:
     """Assert that the array a method was given came back unmodified (``before`` is a copy taken earlier)."""
     after = np.asarray(after)
     if after.shape == before.shape and np.array_equal(after, before):
         return
     if after.shape != before.shape:
-        fail(what, f"the array it was given to keep its shape {before.shape}", f"shape {after.shape}")
+        fail(what, say.KEEP_ITS_SHAPE(shape=before.shape), say.SHAPE(shape=after.shape))
     index = tuple(int(i) for i in np.argwhere(after != before)[0])
     fail(
         what,
-        f"the array it was given to stay unchanged ({before[index]:.6g} at index {index})",
+        say.STAY_UNCHANGED(value=f"{before[index]:.6g}", index=index),
         f"{after[index]:.6g}",
-        "the method changed the array it was given, in place (such as `np.maximum(x, 0, out=x)`, `x[x < 0] = 0` "
-        "or `grad *= mask`); build a new array instead",
+        say.CHANGED_IN_PLACE,
     )
 
 
@@ -205,16 +207,14 @@ def check_module_gradients(
     numeric = [numerical_gradient(loss, p) for p in params]
     module.forward(x)
     dx = module.backward(upstream.copy())
-    results = [("the returned dX", dx, numeric_dx)]
+    call = f"{name}.backward(grad)"
+    results = [(say.RETURNED_DX(call=call), dx, numeric_dx)]
     results += [
-        (f"parameter {i} of shape {p.shape}: its .grad", p.grad, n)
+        (say.PARAMETER_GRAD(call=call, index=i, shape=p.shape), p.grad, n)
         for i, (p, n) in enumerate(zip(params, numeric, strict=True))
     ]
-    for k, (label, analytic, expected) in enumerate(results):
-        what = f"{name}.backward(grad), {label}"
+    for k, (what, analytic, expected) in enumerate(results):
         if k < len(quantities):
-            quantities[k].check(
-                f"{what} (finite-difference check)", analytic, expected, FD_TOLERANCE, x=x, g=upstream, **inputs
-            )
+            quantities[k].check(say.FD_CHECK(what=what), analytic, expected, FD_TOLERANCE, x=x, g=upstream, **inputs)
         else:
             check_gradient(what, analytic, expected)

@@ -16,9 +16,11 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+import nn_messages as say
 import numpy as np
+from nn_messages import CheckFailed, Failure, Text
 
-from nn_checks import RETURNED_NONE, CheckFailed, check_close, check_within, fail, worst_difference
+from nn_checks import check_close, check_within, fail, worst_difference
 
 MATCH_TOLERANCE = 1e-4
 """How close what came must be to a suspect's wrong answer for the suspect to be named."""
@@ -29,7 +31,7 @@ class Suspect:
     """A typical mistake: ``gives(expected, **inputs)`` is its wrong answer, or ``shows(actual, expected, **inputs)``
     spots it."""
 
-    cause: str
+    cause: Text
     gives: Callable[..., Any] | None = None
     shows: Callable[..., bool] | None = None
 
@@ -57,10 +59,10 @@ class Quantity:
     """Something an exercise computes, the chapter's formula for it, and the mistakes we recognise."""
 
     name: str
-    formula: str
+    formula: Text
     suspects: tuple[Suspect, ...] = ()
 
-    def likely_cause(self, actual: Any, expected: Any, **inputs: Any) -> str | None:
+    def likely_cause(self, actual: Any, expected: Any, **inputs: Any) -> Text | None:
         """The cause of the suspect whose wrong answer matches ``actual``, or None if none does, or if suspects with
         different causes match (the evidence does not tell them apart)."""
         try:
@@ -81,9 +83,9 @@ class Quantity:
         actual: Any,
         expected: Any,
         tolerance: float = 1e-6,
-        cause: str | None = None,
+        cause: Text | None = None,
         band: tuple[Any, Any] | None = None,
-        accepted: str = "",
+        accepted: Text | None = None,
         scale: float = 0.0,
         **inputs: Any,
     ) -> None:
@@ -96,24 +98,11 @@ class Quantity:
                 check_close(what, actual, np.asarray(expected, dtype=np.float64), tolerance, scale=scale)
             else:
                 check_within(what, actual, np.asarray(expected, dtype=np.float64), *band, tolerance, accepted=accepted)
-        except AssertionError as failure:
-            # check_close's own hint is a guess; only a cause the evidence identifies is named
-            message, cause = (
-                str(failure).split("\n  Likely cause:")[0],
-                cause or self.likely_cause(actual, expected, **inputs),
-            )
-            cause = cause or (RETURNED_NONE if actual is None else None)
-            raise CheckFailed(explain(message, cause, self.formula)) from None
-
-
-def explain(message: str, cause: str | None, formula: str = "") -> str:
-    """A failure message followed by the likely cause (if known) and the formula that fixes it."""
-    lines = [message]
-    if cause:
-        lines.append(f"  Likely cause: {cause}.")
-    if formula:
-        lines.append(f"  The formula: {formula}")
-    return "\n".join(lines)
+        except CheckFailed as failed:
+            # check_close's own cause is a guess; only a cause the evidence identifies is named
+            cause = cause or self.likely_cause(actual, expected, **inputs)
+            cause = cause or (say.RETURNED_NONE if actual is None else None)
+            raise CheckFailed(Failure(failed.failure.message, cause, self.formula)) from None
 
 
 def _batch(e: np.ndarray, **_: Any) -> int:
@@ -122,91 +111,57 @@ def _batch(e: np.ndarray, **_: Any) -> int:
 
 LINEAR_FORWARD = Quantity(
     "Y",
-    "Y = X W + b: X (B, D_in) @ W (D_in, D_out), then b added to every row",
+    say.LINEAR_FORWARD_FORMULA,
     (
-        Suspect("the bias is not added (Y = X W, without + b)", gives=lambda e, b, **_: e - b),
-        Suspect(
-            "W is transposed (Y = X Wᵀ + b); W already has shape (D_in, D_out)",
-            gives=lambda e, x, W, b, **_: x @ W.T + b,
-        ),
+        Suspect(say.NO_BIAS, gives=lambda e, b, **_: e - b),
+        Suspect(say.W_TRANSPOSED, gives=lambda e, x, W, b, **_: x @ W.T + b),
     ),
 )
 LINEAR_DX = Quantity(
     "dX",
-    "dX = G Wᵀ, of shape (B, D_in); backward must `return` it",
+    say.LINEAR_DX_FORMULA,
     (
-        Suspect("dX = G W: W is not transposed", gives=lambda e, W, g, **_: g @ W),
-        Suspect(
-            "dX divided by the batch size (the loss already averages; dX is a plain product)",
-            gives=lambda e, **_: e / _batch(e),
-        ),
+        Suspect(say.DX_NOT_TRANSPOSED, gives=lambda e, W, g, **_: g @ W),
+        Suspect(say.DX_OVER_BATCH, gives=lambda e, **_: e / _batch(e)),
     ),
 )
 LINEAR_DW = Quantity(
     "dW",
-    "dW = Xᵀ G, of the shape of W (D_in, D_out), with X the input of the latest forward; store it in self.W.grad",
+    say.LINEAR_DW_FORMULA,
     (
-        Suspect("dW = Gᵀ X: the product is transposed", gives=lambda e, **_: e.T),
-        Suspect(
-            "dW divided by the batch size (the loss already averages; dW is a plain sum over the batch)",
-            gives=lambda e, x, **_: e / x.shape[0],
-        ),
-        Suspect(
-            'dW uses the input of an earlier forward call: forward must save its latest input, `self.ctx["x"] = x`, on '
-            "every call",
-            gives=lambda e, x_stale, g, **_: x_stale.T @ g,
-        ),
+        Suspect(say.DW_TRANSPOSED, gives=lambda e, **_: e.T),
+        Suspect(say.DW_OVER_BATCH, gives=lambda e, x, **_: e / x.shape[0]),
+        Suspect(say.DW_STALE_INPUT, gives=lambda e, x_stale, g, **_: x_stale.T @ g),
     ),
 )
 LINEAR_DB = Quantity(
     "db",
-    "db = Σ_i G_i: sum G over the batch axis (axis=0), so that db has the shape of b, (D_out,); store it in "
-    "self.b.grad",
+    say.LINEAR_DB_FORMULA,
     (
-        Suspect("db = G, not summed over the batch", gives=lambda e, g, **_: g),
-        Suspect(
-            "db has shape (1, D_out): the sum kept the batch axis (keepdims=True); b has shape (D_out,)",
-            gives=lambda e, **_: e[None, :],
-        ),
-        Suspect(
-            "db summed over the features (axis=1) instead of the batch (axis=0)", gives=lambda e, g, **_: g.sum(axis=1)
-        ),
-        Suspect("db averaged over the batch (mean) instead of summed", gives=lambda e, g, **_: e / g.shape[0]),
-        Suspect(
-            "db is one number, summed over every axis (or squeezed); sum over the batch axis only (axis=0), which "
-            "keeps the shape (D_out,)",
-            gives=lambda e, g, **_: g.sum(),
-        ),
+        Suspect(say.DB_NOT_SUMMED, gives=lambda e, g, **_: g),
+        Suspect(say.DB_KEEPDIMS, gives=lambda e, **_: e[None, :]),
+        Suspect(say.DB_WRONG_AXIS, gives=lambda e, g, **_: g.sum(axis=1)),
+        Suspect(say.DB_MEAN, gives=lambda e, g, **_: e / g.shape[0]),
+        Suspect(say.DB_ONE_NUMBER, gives=lambda e, g, **_: g.sum()),
     ),
 )
 RELU_FORWARD = Quantity(
     "ReLU(H)",
-    "ReLU(H) = max(H, 0) elementwise: np.maximum(x, 0), a new array of the shape of x",
+    say.RELU_FORWARD_FORMULA,
     (
-        Suspect(
-            "np.max(x, 0) is a reduction (the largest entry of each column), not the elementwise np.maximum(x, 0)",
-            gives=lambda e, x, **_: np.max(x, 0),
-        ),
-        Suspect(
-            "the negative part kept instead of the positive part (min instead of max)", gives=lambda e, x, **_: x - e
-        ),
+        Suspect(say.RELU_MAX_REDUCTION, gives=lambda e, x, **_: np.max(x, 0)),
+        Suspect(say.RELU_NEGATIVE_PART, gives=lambda e, x, **_: x - e),
     ),
 )
 RELU_BACKWARD = Quantity(
     "dX",
-    "dX = G ⊙ 1(H > 0): the mask comes from the input H of the latest forward and is 0 where H ≤ 0",
+    say.RELU_BACKWARD_FORMULA,
     (
-        Suspect(
-            "mask 1(H ≥ 0): the gradient at exactly H = 0 must be 0, use `x > 0`",
-            gives=lambda e, x, g, **_: e + g * (x == 0),
-        ),
-        Suspect("G multiplied by the output max(H, 0) instead of by the mask 1(H > 0)", gives=lambda e, x, **_: e * x),
-        Suspect("the mask taken from the gradient G instead of from the input H", gives=lambda e, g, **_: g * (g > 0)),
-        Suspect(
-            "the mask comes from an earlier forward call: forward must save what backward needs on every call",
-            gives=lambda e, x_stale, g, **_: g * (x_stale > 0),
-        ),
-        Suspect("no mask: backward returns G unchanged", gives=lambda e, g, **_: g),
+        Suspect(say.RELU_MASK_AT_ZERO, gives=lambda e, x, g, **_: e + g * (x == 0)),
+        Suspect(say.RELU_TIMES_OUTPUT, gives=lambda e, x, **_: e * x),
+        Suspect(say.RELU_MASK_FROM_G, gives=lambda e, g, **_: g * (g > 0)),
+        Suspect(say.RELU_STALE_MASK, gives=lambda e, x_stale, g, **_: g * (x_stale > 0)),
+        Suspect(say.RELU_NO_MASK, gives=lambda e, g, **_: g),
     ),
 )
 
@@ -266,34 +221,17 @@ def _log_of_underflow(actual: np.ndarray, expected: np.ndarray, z: np.ndarray, y
     return not np.isfinite(actual).all() and _target_can_underflow(z, y) and not _rows_can_overflow(z)
 
 
-NO_MAX_SHIFT = (
-    "softmax without subtracting each row's max first: exp of a large logit overflows to inf, which turns "
-    "probabilities into NaN or 0"
-)
-LOG_OF_ZERO = (
-    "the log of a probability that underflowed to 0 (log 0 = −inf): compute log softmax as (z − m) − log Σ exp(z − m), "
-    f"or add an eps of at most {LOG_EPS:g} inside the log"
-)
-DIVIDES_BY_ZERO = (
-    "the gradient divides by a probability that underflowed to 0 (the derivative of the log taken literally): "
-    "use dZ = (softmax(Z) − onehot(y)) / B"
-)
-OVER_BATCH = "softmax normalised over the batch axis (axis=0) instead of over each row's classes (axis=1)"
-
 CROSS_ENTROPY = Quantity(
     "L",
-    "L = −(1/B) Σ_i log softmax(Z_i)[y_i]: subtract each row's max before exp, and average over the batch",
+    say.CROSS_ENTROPY_FORMULA,
     (
-        Suspect(NO_MAX_SHIFT, shows=_overflowed),
-        Suspect(LOG_OF_ZERO, shows=_log_of_underflow),
-        Suspect(
-            "the loss is summed over the batch, not averaged (B times too large)",
-            gives=lambda e, z, **_: e * z.shape[0],
-        ),
-        Suspect("the loss has the wrong sign: the minus of −log softmax is missing", gives=lambda e, **_: -e),
+        Suspect(say.NO_MAX_SHIFT, shows=_overflowed),
+        Suspect(say.LOG_OF_ZERO, shows=_log_of_underflow),
+        Suspect(say.LOSS_SUMMED, gives=lambda e, z, **_: e * z.shape[0]),
+        Suspect(say.LOSS_SIGN, gives=lambda e, **_: -e),
         *(
             Suspect(
-                OVER_BATCH,
+                say.OVER_BATCH,
                 gives=lambda e, z, y, s=s, **_: -np.mean(np.log(_softmax_over_batch(z, s))[np.arange(len(y)), y]),
             )
             for s in (True, False)
@@ -310,31 +248,24 @@ def _unshifted_grad(e: np.ndarray, z: np.ndarray, y: np.ndarray, **_: Any) -> np
 
 CROSS_ENTROPY_GRAD = Quantity(
     "dZ",
-    "dZ = (softmax(Z) − onehot(y)) / B, softmax over each row (axis=1), from the Z and y of the latest forward",
+    say.CROSS_ENTROPY_GRAD_FORMULA,
     (
-        Suspect(NO_MAX_SHIFT, shows=_overflowed),
-        Suspect(DIVIDES_BY_ZERO, shows=_log_of_underflow),
-        Suspect(NO_MAX_SHIFT, gives=_unshifted_grad),
-        Suspect("dZ is not divided by B (the loss is a mean over the batch)", gives=lambda e, z, **_: e * z.shape[0]),
+        Suspect(say.NO_MAX_SHIFT, shows=_overflowed),
+        Suspect(say.DIVIDES_BY_ZERO, shows=_log_of_underflow),
+        Suspect(say.NO_MAX_SHIFT, gives=_unshifted_grad),
+        Suspect(say.DZ_NOT_OVER_B, gives=lambda e, z, **_: e * z.shape[0]),
         Suspect(
-            "the one-hot subtracted with grad[:, y] (every row, at every target column) instead of grad[np.arange(B), "
-            "y]",
+            say.DZ_EVERY_ROW,
             gives=lambda e, z, y, **_: (
                 e + (_onehot(y, z.shape[1]) - _all_rows_at_targets(y, z.shape[1], z.shape[0])) / z.shape[0]
             ),
         ),
-        Suspect(
-            "the one-hot of the targets is not subtracted: dZ = softmax(Z) / B",
-            gives=lambda e, z, y, **_: e + _onehot(y, z.shape[1]) / z.shape[0],
-        ),
-        Suspect("dZ has the wrong sign: softmax(Z) − onehot(y), not onehot(y) − softmax(Z)", gives=lambda e, **_: -e),
-        Suspect(
-            "dZ computed from the logits instead of their softmax",
-            gives=lambda e, z, y, **_: (z - _onehot(y, z.shape[1])) / z.shape[0],
-        ),
+        Suspect(say.DZ_NO_ONEHOT, gives=lambda e, z, y, **_: e + _onehot(y, z.shape[1]) / z.shape[0]),
+        Suspect(say.DZ_SIGN, gives=lambda e, **_: -e),
+        Suspect(say.DZ_FROM_LOGITS, gives=lambda e, z, y, **_: (z - _onehot(y, z.shape[1])) / z.shape[0]),
         *(
             Suspect(
-                OVER_BATCH,
+                say.OVER_BATCH,
                 gives=lambda e, z, y, s=s, **_: (_softmax_over_batch(z, s) - _onehot(y, z.shape[1])) / z.shape[0],
             )
             for s in (True, False)
@@ -352,7 +283,7 @@ def loss_band(log_p_target: Any, eps: float = LOG_EPS) -> tuple[np.ndarray, np.n
     return low, high
 
 
-def check_loss(what: str, loss: Any, log_p_target: Any, tolerance: float = 1e-6, **inputs: Any) -> None:
+def check_loss(what: Text | str, loss: Any, log_p_target: Any, tolerance: float = 1e-6, **inputs: Any) -> None:
     """The mean cross-entropy: one floating-point number, finite, between the band of ``loss_band`` averaged over the
     batch (the exact mean −log p, or the same with an eps of at most ``LOG_EPS``), ``tolerance`` relative.
 
@@ -374,85 +305,55 @@ def check_loss(what: str, loss: Any, log_p_target: Any, tolerance: float = 1e-6,
             and np.all((value >= low - 1e-6 * np.abs(low)) & (value <= high + 1e-6 * np.abs(high)))
             and len(exact) > 1
         ):
-            cause = "the per-sample losses are returned instead of their mean over the batch, e.g. `losses.mean()`"
+            cause = say.PER_SAMPLE_LOSSES
         elif value is not None and value.shape == (1,) and exact.shape == (1,):
-            cause = (
-                "an array of shape (1,) is returned where one number is expected (the per-sample losses, or a mean "
-                "that "
-                "kept an axis); return a scalar, e.g. `losses.mean()` over every axis or `float(...)`"
-            )
+            cause = say.LOSS_SHAPE_ONE
         elif value is not None and value.size == 1 and value.ndim > 0:
-            cause = (
-                f"the loss is returned as an array of shape {shape} holding one number; return a scalar, "
-                "e.g. `float(loss)` or `loss.item()`, or average over every axis"
-            )
+            cause = say.LOSS_ONE_NUMBER_ARRAY(shape=shape)
         elif value is not None and value.ndim == 0 and not np.issubdtype(value.dtype, np.floating):
-            cause = "the loss is not a floating-point number (an integer or boolean result)"
-        fail(
-            what,
-            "one floating-point number (the mean loss: a Python float or a NumPy scalar)",
-            f"{kind} of shape {shape}" + (f" and dtype {value.dtype}" if value is not None else ""),
-            cause or "",
+            cause = say.LOSS_NOT_FLOAT
+        got = (
+            say.KIND_SHAPE_DTYPE(kind=kind, shape=shape, dtype=value.dtype)
+            if value is not None
+            else say.KIND_SHAPE(kind=kind, shape=shape)
         )
+        fail(what, say.ONE_FLOAT(), got, cause)
     CROSS_ENTROPY.check(
         what,
         value,
         exact.mean(),
         tolerance,
         band=(low.mean(), high.mean()),
-        accepted=f"with an eps of at most {LOG_EPS:g} in the log, anything",
+        accepted=say.EPS_IN_LOG(eps=f"{LOG_EPS:g}"),
         **inputs,
     )
 
 
 SGD_UPDATE = Quantity(
     "θ",
-    "θ ← θ − η ∂L/∂θ for every parameter with a gradient, changing the array itself: `p -= self.lr * p.grad`",
+    say.SGD_FORMULA,
     (
-        Suspect(
-            "the sign is flipped: θ + η ∂L/∂θ climbs the loss (gradient ascent)",
-            gives=lambda e, start, grad, lr, steps, **_: start + steps * lr * grad,
-        ),
-        Suspect(
-            "the learning rate is applied twice (η² ∂L/∂θ)",
-            gives=lambda e, start, grad, lr, steps, **_: start - steps * lr * lr * grad,
-        ),
-        Suspect(
-            "the learning rate is missing (θ − ∂L/∂θ); use self.lr",
-            gives=lambda e, start, grad, steps, **_: start - steps * grad,
-        ),
+        Suspect(say.SGD_ASCENT, gives=lambda e, start, grad, lr, steps, **_: start + steps * lr * grad),
+        Suspect(say.SGD_LR_TWICE, gives=lambda e, start, grad, lr, steps, **_: start - steps * lr * lr * grad),
+        Suspect(say.SGD_NO_LR, gives=lambda e, start, grad, steps, **_: start - steps * grad),
     ),
 )
-SGD_NOTHING_MOVED = (
-    "no parameter array changed in any step: the update was computed but not written into the arrays "
-    "(`p = p - ...` rebinds the loop variable to a new array); update in place with `p -= ...`"
-)
-SGD_STOPS = (
-    "the loop stops at the first parameter whose .grad is None (`break` or `return`): the parameters after it are "
-    "never "
-    "updated; skip that one parameter with `continue`"
-)
-SGD_SKIP_NONE = (
-    "a parameter whose .grad is None is not skipped: `if p.grad is None: continue` (zero_grad sets .grad to None)"
-)
-SGD_REPLACED = "step replaced the list's entries; update each array in place instead"
-SGD_SETS_GRAD = "step gave .grad to a parameter that had none; skip it and leave its .grad None (only backward sets it)"
 
 
 def _moved(case: dict[str, Any]) -> list[bool]:
     return [not np.array_equal(v, s) for v, s in zip(case["values"][0], case["start"], strict=True)]
 
 
-def sgd_cause(cases: Sequence[dict[str, Any]]) -> str | None:
+def sgd_cause(cases: Sequence[dict[str, Any]]) -> Text | None:
     """What the pattern of moved parameters over every case shows (each case has a different parameter without a
     gradient): nothing moved anywhere, or exactly the parameters before the one without a gradient."""
     moved = [_moved(c) for c in cases if c.get("values")]
     if not moved or len(moved) < len(cases):
         return None
     if not any(any(m) for m in moved):
-        return SGD_NOTHING_MOVED
+        return say.SGD_NOTHING_MOVED
     if all(m == [i < c["skipped"] for i in range(len(m))] for m, c in zip(moved, cases, strict=True)):
-        return SGD_STOPS
+        return say.SGD_STOPS
     return None
 
 
@@ -460,33 +361,23 @@ def check_sgd(name: str, cases: Sequence[dict[str, Any]]) -> None:
     """Judge SGD steps. Each case: ``start``, ``grads`` (float32 arrays), ``skipped`` (the index whose .grad is None),
     ``lr``, and what came after each step: ``values`` (seen through views), ``same_objects``, ``all_parameters``,
     ``dtypes``, ``grads_after``. Parameters must move by −lr·grad per step, in place, float32, the skipped one not at
-    all."""
+    all. ``name`` is the call, as code (``SGD(params).step()``)."""
     cause = sgd_cause(cases)
     for case in cases:
         start, grads, skipped, lr = case["start"], case["grads"], case["skipped"], case["lr"]
-        label = f"{name} with lr={lr:.3f}, the .grad of parameter {skipped} None"
         for step, values in enumerate(case["values"], start=1):
+            after_steps = say.SGD_AFTER_STEPS(call=name, lr=f"{lr:.3f}", index=skipped, steps=step)
             if not case["same_objects"][step - 1]:
-                fail(
-                    f"{label}, after {step} step(s)",
-                    "optimizer.params to hold the same Parameter objects",
-                    "other objects",
-                    SGD_REPLACED,
-                )
+                fail(after_steps, say.SAME_OBJECTS(), say.OTHER_OBJECTS(), say.SGD_REPLACED)
             if not case["all_parameters"][step - 1]:
-                fail(
-                    f"{label}, after {step} step(s)",
-                    "optimizer.params to remain Parameters",
-                    "other arrays",
-                    SGD_REPLACED,
-                )
+                fail(after_steps, say.REMAIN_PARAMETERS(), say.OTHER_ARRAYS(), say.SGD_REPLACED)
             for i, value in enumerate(values):
-                what = f"{label}, after {step} step(s): parameter {i} of shape {start[i].shape}"
+                what = say.SGD_PARAMETER(after=after_steps, index=i, shape=start[i].shape)
                 if i == skipped:
                     if not np.array_equal(value, start[i]):
-                        raise CheckFailed(explain(f"{what}: expected it unchanged, got it changed", SGD_SKIP_NONE))
+                        raise CheckFailed(Failure(say.EXPECTED_UNCHANGED(what=what), say.SGD_SKIP_NONE))
                     if case["grads_after"][step - 1][i] is not None:
-                        fail(f"{what}: its .grad", "step to leave .grad None", "an array", SGD_SETS_GRAD)
+                        fail(say.ITS_GRAD(what=what), say.LEAVE_GRAD_NONE(), say.AN_ARRAY(), say.SGD_SETS_GRAD)
                     continue
                 expected = start[i].astype(np.float64) - step * lr * grads[i].astype(np.float64)
                 # float32 rounds θ and η·g before they cancel: the error is relative to them, not to a small θ − η·g
@@ -506,43 +397,26 @@ def check_sgd(name: str, cases: Sequence[dict[str, Any]]) -> None:
                     lr=lr,
                     steps=step,
                 )
-                if np.dtype(case["dtypes"][step - 1][i]) != np.float32:
-                    fail(
-                        what,
-                        "dtype float32",
-                        f"dtype {case['dtypes'][step - 1][i]}",
-                        "the update must keep the parameter float32 (update in place)",
-                    )
+                dtype = case["dtypes"][step - 1][i]
+                if np.dtype(dtype) != np.float32:
+                    fail(what, say.DTYPE(dtype="float32"), say.DTYPE(dtype=dtype), say.SGD_NOT_FLOAT32)
                 after = case["grads_after"][step - 1][i]
                 if after is None or np.shape(after) != grads[i].shape or not np.array_equal(after, grads[i]):
-                    fail(
-                        f"{what}: its .grad",
-                        "step to leave .grad as it was",
-                        "it changed",
-                        "step modified or cleared .grad; only zero_grad() clears it",
-                    )
+                    fail(say.ITS_GRAD(what=what), say.LEAVE_GRAD(), say.IT_CHANGED(), say.SGD_GRAD_CHANGED)
 
 
 MLP_FORWARD = Quantity(
     "logits",
-    "logits = fc2(relu(fc1(x))): call the three layers in this order and return the last output",
+    say.MLP_FORWARD_FORMULA,
     (
-        Suspect("the ReLU is skipped: fc2(fc1(x))", gives=lambda e, x, W1, b1, W2, b2, **_: (x @ W1 + b1) @ W2 + b2),
-        Suspect(
-            "the ReLU is also applied to the logits: the last layer is fc2, with no activation",
-            gives=lambda e, **_: np.maximum(e, 0),
-        ),
+        Suspect(say.MLP_NO_RELU, gives=lambda e, x, W1, b1, W2, b2, **_: (x @ W1 + b1) @ W2 + b2),
+        Suspect(say.MLP_RELU_ON_LOGITS, gives=lambda e, **_: np.maximum(e, 0)),
     ),
 )
 MLP_BACKWARD = Quantity(
     "dX",
-    "backward runs in reverse order: grad = fc2.backward(grad); grad = relu.backward(grad); return fc1.backward(grad)",
-    (
-        Suspect(
-            "backward returns the gradient after relu.backward instead of what fc1.backward returns",
-            gives=lambda e, x, W1, b1, W2, g, **_: (g @ W2.T) * ((x @ W1 + b1) > 0),
-        ),
-    ),
+    say.MLP_BACKWARD_FORMULA,
+    (Suspect(say.MLP_RETURNS_RELU_GRAD, gives=lambda e, x, W1, b1, W2, g, **_: (g @ W2.T) * ((x @ W1 + b1) > 0)),),
 )
 
 FORWARD_ORDER = ["fc1.forward", "relu.forward", "fc2.forward"]
@@ -569,7 +443,7 @@ def record_calls(model: Any, names: Sequence[str] = ("fc1", "relu", "fc2")) -> l
     return calls
 
 
-def call_order_cause(calls: Sequence[str], direction: str, completed: bool = True) -> str | None:
+def call_order_cause(calls: Sequence[str], direction: str, completed: bool = True) -> Text | None:
     """Name what is wrong with the order in which MLP.forward or MLP.backward called its layers, if anything.
 
     If the method did not complete (it raised), a missing layer proves nothing; only a wrong order already seen does.
@@ -579,23 +453,19 @@ def call_order_cause(calls: Sequence[str], direction: str, completed: bool = Tru
     if seen == expected or (not completed and seen == expected[: len(seen)]):
         return None
     if direction == "backward" and seen and seen[0] != "fc2.backward":
-        return f"backward started with {seen[0]}: it must run in reverse order, fc2 → relu → fc1"
+        return say.BACKWARD_STARTED(layer=seen[0])
     if completed and f"relu.{direction}" not in seen:
-        return (
-            "the ReLU is skipped: relu.backward is not called, so the gradient does not pass through the ReLU"
-            if direction == "backward"
-            else "the ReLU is skipped: relu is never called in forward"
-        )
-    return f"{direction} calls the layers in the order {', '.join(seen)}; expected {', '.join(expected)}"
+        return say.RELU_NOT_CALLED_BACKWARD if direction == "backward" else say.RELU_NOT_CALLED_FORWARD
+    return say.LAYER_ORDER(direction=direction, seen=", ".join(seen), expected=", ".join(expected))
 
 
 def run_recorded(
-    what: str,
+    what: Text | str,
     method: Callable[..., Any],
     calls: list[str],
     direction: str,
     *args: Any,
-    formula: str = "",
+    formula: Text | None = None,
     skip: Sequence[str] = (),
 ) -> Any:
     """Run an MLP's forward or backward whose layers record their calls (``record_calls``).
@@ -623,59 +493,42 @@ def describe_parameters(found: Sequence[Any], owners: Sequence[Any], names: Sequ
     }
 
 
-def check_parameters(what: str, description: dict[str, Any]) -> None:
+def check_parameters(what: Text | str, description: dict[str, Any]) -> None:
     """Fail unless ``parameters()`` yielded exactly the expected Parameter objects in order (see
     ``describe_parameters``)."""
     if description["exact"]:
         return
-    message = (
-        f"{what}: expected the Parameters {', '.join(description['names'])} with shapes "
-        f"{[tuple(s) for s in description['expected_shapes']]}, got {len(description['found_shapes'])} arrays with "
-        "shapes "
-        f"{[tuple(s) for s in description['found_shapes']]}."
+    message = say.PARAMETERS_DIFFER(
+        what=what,
+        names=", ".join(description["names"]),
+        shapes=[tuple(s) for s in description["expected_shapes"]],
+        count=len(description["found_shapes"]),
+        found=[tuple(s) for s in description["found_shapes"]],
     )
     missing = description["missing"]
-    cause = (
-        f"parameters() misses {', '.join(missing)}" if missing else "parameters() yields other arrays or another order"
-    )
-    raise CheckFailed(
-        explain(message, f"{cause}: do not override parameters(); Module.parameters() finds every layer's Parameters")
-    )
+    cause = say.PARAMETERS_MISS(names=", ".join(missing)) if missing else say.PARAMETERS_OTHER
+    raise CheckFailed(Failure(message, cause))
 
 
 _OWN_FILES = {
     Path(__file__).resolve().parent / name for name in ("nn_core.py", "nn_checks.py", "nn_diagnosis.py", "nn_public.py")
 }
 
-ERROR_CAUSES: tuple[tuple[str, str, str], ...] = (  # (exception class or a base class, text in its message, cause)
-    (
-        "AxisError",  # NumPy's: a subclass of ValueError and IndexError, whose causes do not fit it
-        "",
-        "an axis the array does not have: an array lost an axis, usually the batch axis at B = 1 (np.squeeze, x[0] "
-        "or .flatten() turn shape (1, C) into (C,)); keep every batch 2-D",
-    ),
-    (
-        "UnboundLocalError",  # a subclass of NameError: the name is defined, later or in a branch that did not run
-        "",
-        "a local name used before it is assigned: it is assigned later in the method, or in a branch that did not run",
-    ),
-    ("NotImplementedError", "", "this method is not written yet (it still raises NotImplementedError)"),
-    (
-        "KeyError",
-        "",
-        "backward reads something from self.ctx that forward did not save: forward must store what backward needs, "
-        'for example `self.ctx["x"] = x`, on every call',
-    ),
-    ("ValueError", "", "the shapes in a product or sum do not line up: write each operand's shape next to the formula"),
-    ("TypeError", "NoneType", "an operation on None: a method without `return`, or a .grad that was never set"),
-    ("RecursionError", "", "a method calls itself, for example forward calling self(x) or self.forward(x)"),
-    (
-        "IndexError",
-        "",
-        "an index out of range: check which axis you index (rows are samples, columns are classes or features)",
-    ),
-    ("NameError", "", "a name that is not defined: a typo, or a class whose cell did not run"),
-    ("MemoryError", "", "an array far too large: check the shapes of your intermediate results"),
+ErrorCause = tuple[str, str, Text]
+"""(exception class or a base class, text in its message, the cause it shows)."""
+
+ERROR_CAUSES: tuple[ErrorCause, ...] = (
+    ("AxisError", "", say.ERROR_AXIS),  # NumPy's: a subclass of ValueError and IndexError, whose causes do not fit it
+    # a subclass of NameError: the name is defined, later or in a branch that did not run
+    ("UnboundLocalError", "", say.ERROR_UNBOUND),
+    ("NotImplementedError", "", say.ERROR_NOT_IMPLEMENTED),
+    ("KeyError", "", say.ERROR_KEY),
+    ("ValueError", "", say.ERROR_SHAPES),
+    ("TypeError", "NoneType", say.ERROR_NONE),
+    ("RecursionError", "", say.ERROR_RECURSION),
+    ("IndexError", "", say.ERROR_INDEX),
+    ("NameError", "", say.ERROR_NAME),
+    ("MemoryError", "", say.ERROR_MEMORY),
 )
 
 
@@ -721,24 +574,20 @@ def describe_error(error: BaseException, skip: Sequence[str] = ()) -> dict[str, 
     }
 
 
-def not_written(what: str, method: str, formula: str = "") -> str:
-    """The message for a method that still raises NotImplementedError: no other cause is guessed."""
-    message = (
-        f"{what}: `{method}` is not written yet.\n"
-        "  Write it in place of `raise NotImplementedError()`, run its cell, then this check again."
-    )
-    return explain(message, None, formula)
+def not_written(what: Text | str, method: str, formula: Text | None = None) -> Failure:
+    """The failure of a method that still raises NotImplementedError: no other cause is guessed."""
+    return Failure(say.NOT_WRITTEN(what=what, method=method), None, formula)
 
 
 def explain_error(
-    what: str,
+    what: Text | str,
     error: BaseException | dict[str, Any],
-    causes: Sequence[tuple[str, str, str]] = (),
-    formula: str = "",
-    cause: str | None = None,
+    causes: Sequence[ErrorCause] = (),
+    formula: Text | None = None,
+    cause: Text | None = None,
     skip: Sequence[str] = (),
-) -> str:
-    """A message for an exception raised by the student's code (or its ``describe_error``):
+) -> Failure:
+    """The failure of an exception raised by the student's code (or of its ``describe_error``):
     what, where, likely cause, formula.
 
     The cause is ``cause`` if given, else the first of ``causes`` and then ``ERROR_CAUSES`` that fits the exception's
@@ -752,7 +601,6 @@ def explain_error(
     cause = cause or next(
         (c for kind in info["kinds"] for rule, text, c in rules if rule == kind and text in info["message"]), None
     )
-    message = f"{what} raised {info['raised']}: {info['message']}"
-    if info["line"]:
-        message += f"\n  in your code: `{info['line']}`"
-    return explain(message, cause, formula)
+    fields = dict(what=what, exception=info["raised"], message=info["message"])
+    message = say.RAISED_AT(**fields, line=info["line"]) if info["line"] else say.RAISED(**fields)
+    return Failure(message, cause, formula)

@@ -12,12 +12,13 @@ import functools
 from collections.abc import Callable
 from typing import Any
 
+import nn_messages as say
 import numpy as np
+from nn_messages import CheckFailed, Failure
 
 import nn_diagnosis as diagnose
 from nn_checks import (
     FD_TOLERANCE,
-    CheckFailed,
     check_array,
     check_dtype,
     check_module_gradients,
@@ -26,7 +27,7 @@ from nn_checks import (
     numerical_gradient,
 )
 from nn_core import Parameter
-from nn_i18n import translate
+from nn_i18n import LANGUAGE
 
 Check = Callable[[type], None]
 
@@ -43,11 +44,13 @@ def public_check(part: str) -> Callable[[Check], Check]:
                 raise
             except Exception as error:  # noqa: BLE001 - whatever the student's code raises, explained
                 method = diagnose.unwritten_method(error)
-                message = (
-                    diagnose.not_written(part, method) if method else diagnose.explain_error(f"Your {part}", error)
+                failure = (
+                    diagnose.not_written(part, method)
+                    if method
+                    else diagnose.explain_error(say.YOUR_PART(part=part), error)
                 )
-                raise CheckFailed(message) from None
-            print(translate(f"{part}: public checks passed."))
+                raise CheckFailed(failure) from None
+            print(say.PASSED(part=part).render(LANGUAGE))
 
         return run
 
@@ -64,16 +67,24 @@ def check_linear(Linear: type) -> None:
     g = np.array([[1.0, 0.0], [0.0, 2.0]], dtype=np.float32)
     example = dict(x=x, W=np.array(layer.W), b=np.array(layer.b), g=g)  # lets a failed check name the likely mistake
     diagnose.LINEAR_FORWARD.check(
-        "Linear.forward on the worked example", layer(x), [[-3.5, -4.5], [3.5, 3.5]], **example
+        say.ON_EXAMPLE(call="Linear.forward"), layer(x), [[-3.5, -4.5], [3.5, 3.5]], **example
     )
     dx = layer.backward(g)
     diagnose.LINEAR_DX.check(
-        "Linear.backward on the worked example: dX", dx, [[1.0, 3.0, 5.0], [4.0, 8.0, 12.0]], **example
+        say.PART_OF(what=say.ON_EXAMPLE(call="Linear.backward"), part="dX"),
+        dx,
+        [[1.0, 3.0, 5.0], [4.0, 8.0, 12.0]],
+        **example,
     )
     diagnose.LINEAR_DW.check(
-        "Linear.backward on the worked example: W.grad", layer.W.grad, [[1.0, 0.0], [0.0, 2.0], [-1.0, 0.0]], **example
+        say.PART_OF(what=say.ON_EXAMPLE(call="Linear.backward"), part="W.grad"),
+        layer.W.grad,
+        [[1.0, 0.0], [0.0, 2.0], [-1.0, 0.0]],
+        **example,
     )
-    diagnose.LINEAR_DB.check("Linear.backward on the worked example: b.grad", layer.b.grad, [1.0, 2.0], **example)
+    diagnose.LINEAR_DB.check(
+        say.PART_OF(what=say.ON_EXAMPLE(call="Linear.backward"), part="b.grad"), layer.b.grad, [1.0, 2.0], **example
+    )
 
     # float64 in, float64 out; B = 1 and D_out = 1; backward uses the latest forward; nothing it was given is modified
     layer = Linear(2, 1)
@@ -82,21 +93,24 @@ def check_linear(Linear: type) -> None:
     inputs = dict(x=x, x_stale=x_stale, W=np.array(layer.W), b=np.array(layer.b), g=g)
     layer(x_stale.copy())
     y = layer(x)
-    diagnose.LINEAR_FORWARD.check("Linear(2, 1).forward for x of shape (1, 2)", y, [[1.5]], **inputs)
-    check_dtype("Linear(2, 1).forward for float64 x, W, b", y, np.float64)
+    diagnose.LINEAR_FORWARD.check(say.FOR_X_SHAPE(call="Linear(2, 1).forward", shape=(1, 2)), y, [[1.5]], **inputs)
+    check_dtype(say.FOR_FLOAT64_XWB(call="Linear(2, 1).forward"), y, np.float64)
     check_unchanged("Linear(2, 1).forward", x, np.array([[3.0, 1.0]]))
     dx = layer.backward(g)
     check_unchanged("Linear(2, 1).backward(grad)", g, np.array([[2.0]]))
     diagnose.LINEAR_DX.check("Linear(2, 1).backward: dX", dx, [[2.0, -4.0]], **inputs)
     diagnose.LINEAR_DW.check(
-        "Linear(2, 1).backward after forward(x_stale), forward(x): W.grad", layer.W.grad, [[6.0], [2.0]], **inputs
+        say.PART_OF(what=say.AFTER_STALE_FORWARD(call="Linear(2, 1).backward"), part="W.grad"),
+        layer.W.grad,
+        [[6.0], [2.0]],
+        **inputs,
     )
     diagnose.LINEAR_DB.check("Linear(2, 1).backward: b.grad", layer.b.grad, [2.0], **inputs)
     for name, value in (("dX", dx), ("W.grad", layer.W.grad), ("b.grad", layer.b.grad)):
-        check_dtype(f"Linear(2, 1).backward: {name} for float64 inputs", np.asarray(value), np.float64)
+        check_dtype(say.FOR_FLOAT64_INPUTS(call=f"Linear(2, 1).backward: {name}"), np.asarray(value), np.float64)
     y32 = Linear(3, 2)(np.ones((4, 3), dtype=np.float32))  # the given float32 parameters work too
-    check_shape("Linear(3, 2).forward for float32 x", y32, (4, 2))
-    check_array("Linear(3, 2).forward for float32 x", y32)
+    check_shape(say.FOR_FLOAT32_X(call="Linear(3, 2).forward"), y32, (4, 2))
+    check_array(say.FOR_FLOAT32_X(call="Linear(3, 2).forward"), y32)
 
     rng = np.random.default_rng(0)
     W, b = rng.standard_normal((4, 3)), rng.standard_normal(3)
@@ -119,20 +133,20 @@ def check_relu(ReLU: type) -> None:
     h, h_stale, g = np.array([[-2.0, 0.0, 3.0]]), np.array([[1.0, 1.0, -1.0]]), np.array([[5.0, 5.0, -5.0]])
     relu(h_stale.copy())
     y = relu(h)
-    diagnose.RELU_FORWARD.check("ReLU.forward on [-2, 0, 3]", y, [[0.0, 0.0, 3.0]], x=h)
-    check_dtype("ReLU.forward on float64 [-2, 0, 3]", y, np.float64)
-    check_unchanged("ReLU.forward on [-2, 0, 3]", h, np.array([[-2.0, 0.0, 3.0]]))
+    diagnose.RELU_FORWARD.check(say.ON_INPUT(call="ReLU.forward", h="[-2, 0, 3]"), y, [[0.0, 0.0, 3.0]], x=h)
+    check_dtype(say.ON_FLOAT64_INPUT(call="ReLU.forward", h="[-2, 0, 3]"), y, np.float64)
+    check_unchanged(say.ON_INPUT(call="ReLU.forward", h="[-2, 0, 3]"), h, np.array([[-2.0, 0.0, 3.0]]))
     dx = relu.backward(g)
-    check_unchanged("ReLU.backward(grad) with grad [5, 5, -5]", g, np.array([[5.0, 5.0, -5.0]]))
+    check_unchanged(say.WITH_GRAD(call="ReLU.backward(grad)", g="[5, 5, -5]"), g, np.array([[5.0, 5.0, -5.0]]))
     diagnose.RELU_BACKWARD.check(
-        "ReLU.backward on [-2, 0, 3] (after an earlier forward) with grad [5, 5, -5]",
+        say.AFTER_EARLIER_WITH_GRAD(call="ReLU.backward", h="[-2, 0, 3]", g="[5, 5, -5]"),
         dx,
         [[0.0, 0.0, -5.0]],
         x=h,
         x_stale=h_stale,
         g=g,
     )
-    check_dtype("ReLU.backward for float64 grad", dx, np.float64)
+    check_dtype(say.FOR_FLOAT64_GRAD(call="ReLU.backward"), dx, np.float64)
 
     rng = np.random.default_rng(1)
     h = rng.standard_normal((4, 5))
@@ -146,25 +160,30 @@ def check_cross_entropy(CrossEntropyLoss: type) -> None:
     loss_fn = CrossEntropyLoss()
     z, y = np.array([[0.0, np.log(3.0), 0.0], [0.0, 0.0, 0.0]]), np.array([1, 0])  # softmax [1/5, 3/5, 1/5], [1/3]*3
     loss_fn(np.ones((2, 3)), np.array([2, 2]))  # an earlier call, which backward must not use
-    diagnose.check_loss("CrossEntropyLoss on the worked example", loss_fn(z, y), np.log([3 / 5, 1 / 3]), z=z, y=y)
-    check_unchanged("CrossEntropyLoss on the worked example", z, np.array([[0.0, np.log(3.0), 0.0], [0.0, 0.0, 0.0]]))
+    example = say.ON_EXAMPLE(call="CrossEntropyLoss")
+    diagnose.check_loss(example, loss_fn(z, y), np.log([3 / 5, 1 / 3]), z=z, y=y)
+    check_unchanged(example, z, np.array([[0.0, np.log(3.0), 0.0], [0.0, 0.0, 0.0]]))
     dz = loss_fn.backward()
     diagnose.CROSS_ENTROPY_GRAD.check(
-        "CrossEntropyLoss.backward on the worked example", dz, [[0.1, -0.2, 0.1], [-1 / 3, 1 / 6, 1 / 6]], z=z, y=y
+        say.ON_EXAMPLE(call="CrossEntropyLoss.backward"), dz, [[0.1, -0.2, 0.1], [-1 / 3, 1 / 6, 1 / 6]], z=z, y=y
     )
-    check_dtype("CrossEntropyLoss.backward for float64 logits", dz, np.float64)
+    check_dtype(say.FOR_FLOAT64_LOGITS(call="CrossEntropyLoss.backward"), dz, np.float64)
     z1, y1 = np.array([[2.0, 0.0]]), np.array([1])  # one sample: still one number
     diagnose.check_loss(
-        "CrossEntropyLoss for logits of shape (1, 2)", loss_fn(z1, y1), [-np.log1p(np.exp(2.0))], z=z1, y=y1
+        say.FOR_LOGITS_SHAPE(call="CrossEntropyLoss", shape=(1, 2)),
+        loss_fn(z1, y1),
+        [-np.log1p(np.exp(2.0))],
+        z=z1,
+        y=y1,
     )
 
     huge = np.array([[1000.0, -1000.0, 0.0], [-1000.0, 1000.0, 999.0]])
     y = np.array([0, 2])  # targets near the row's max: exp(1000) overflows unless each row's max is subtracted
     diagnose.check_loss(
-        "CrossEntropyLoss on logits of ±1000", loss_fn(huge, y), [0.0, -1.0 - np.log1p(np.exp(-1.0))], z=huge, y=y
+        say.ON_HUGE_LOGITS(call="CrossEntropyLoss"), loss_fn(huge, y), [0.0, -1.0 - np.log1p(np.exp(-1.0))], z=huge, y=y
     )
     diagnose.CROSS_ENTROPY_GRAD.check(
-        "CrossEntropyLoss.backward on logits of ±1000",
+        say.ON_HUGE_LOGITS(call="CrossEntropyLoss.backward"),
         loss_fn.backward(),
         [[0.0, 0.0, 0.0], [0.0, 0.5 / (1 + np.exp(-1.0)), -0.5 / (1 + np.exp(-1.0))]],
         z=huge,
@@ -172,14 +191,14 @@ def check_cross_entropy(CrossEntropyLoss: type) -> None:
     )
     far, y = np.array([[0.0, -800.0, 1.0], [2.0, 0.0, -790.0]]), np.array([1, 2])  # target probabilities underflow
     diagnose.check_loss(
-        "CrossEntropyLoss with targets at probability exp(-800)",
+        say.TARGETS_UNDERFLOW(call="CrossEntropyLoss"),
         loss_fn(far, y),
         [-800.0 - np.log1p(np.e), -792.0 - np.log1p(np.exp(-2.0))],
         z=far,
         y=y,
     )
     diagnose.CROSS_ENTROPY_GRAD.check(
-        "CrossEntropyLoss.backward with targets at probability exp(-800)",
+        say.TARGETS_UNDERFLOW(call="CrossEntropyLoss.backward"),
         loss_fn.backward(),
         [[0.5 / (1 + np.e), -0.5, 0.5 / (1 + np.exp(-1.0))], [0.5 / (1 + np.exp(-2.0)), 0.5 / (1 + np.exp(2.0)), -0.5]],
         z=far,
@@ -192,7 +211,7 @@ def check_cross_entropy(CrossEntropyLoss: type) -> None:
     dz = loss_fn.backward()
     z_fd = z.copy()
     diagnose.CROSS_ENTROPY_GRAD.check(
-        "CrossEntropyLoss.backward() (finite-difference check)",
+        say.FD_CHECK(what="CrossEntropyLoss.backward()"),
         dz,
         numerical_gradient(lambda: float(CrossEntropyLoss().forward(z_fd, y)), z_fd),
         FD_TOLERANCE,
@@ -244,11 +263,11 @@ def check_mlp(MLP: type) -> None:
     model = MLP(5, 7, 3, rng=rng)
     calls = diagnose.record_calls(model)  # the layers note when they run, so a failure can name a wrong order
     logits = diagnose.run_recorded("MLP(5, 7, 3).forward(x)", model, calls, "forward", rng.standard_normal((4, 5)))
-    check_shape("MLP(5, 7, 3).forward(x) for x of shape (4, 5)", logits, (4, 3))
+    check_shape(say.FOR_X_SHAPE(call="MLP(5, 7, 3).forward(x)", shape=(4, 5)), logits, (4, 3))
     diagnose.run_recorded("MLP(5, 7, 3).backward(grad)", model.backward, calls, "backward", np.ones((4, 3)))
     order = diagnose.call_order_cause(calls, "forward") or diagnose.call_order_cause(calls, "backward")
     if order is not None:
-        raise CheckFailed(diagnose.explain(f"MLP(5, 7, 3): the layers ran in the order {', '.join(calls)}", order))
+        raise CheckFailed(Failure(say.LAYERS_RAN(model="MLP(5, 7, 3)", calls=", ".join(calls)), order))
     diagnose.check_parameters(
         "list(MLP(5, 7, 3).parameters())",
         diagnose.describe_parameters(

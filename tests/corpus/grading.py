@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import json
 import os
-import re
 import sys
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -20,6 +19,8 @@ sys.path.insert(0, str(REPO / "source" / "mlp"))
 sys.path.insert(0, str(REPO))
 sys.path.insert(0, str(REPO / "tests"))
 
+from nn_messages import CheckFailed, Failure  # noqa: E402
+
 from autograder import registry  # noqa: E402
 from autograder.classroom import apply_edits  # noqa: E402
 from autograder.judge.checks import run_here  # noqa: E402
@@ -29,7 +30,6 @@ CHECKS = tuple(check.name for check in registry.fast_checks())
 SECRETS = ("corpus-secret-0", "corpus-secret-1", "corpus-secret-2", "corpus-secret-3")
 CORPUS = Path(__file__).resolve().parent
 ANSWER_CELLS = tuple(registry.answers())
-LIKELY = re.compile(r"Likely cause: (.*?)(?:\n  The formula:|\Z)", re.S)
 
 
 def _cells(notebook_text: str) -> dict[str, str]:
@@ -72,20 +72,25 @@ def secret(value: str) -> Iterator[None]:
             os.environ["MLP_GRADER_SECRET"] = old
 
 
-def grade(names: dict[str, Any], checks: tuple[str, ...] = CHECKS) -> dict[str, str]:
-    """Each lost check and the message the student sees."""
+def failures(names: dict[str, Any], checks: tuple[str, ...] = CHECKS) -> dict[str, Failure]:
+    """Each lost check and its failure, as data."""
     lost = {}
     for check in checks:
         try:
             run_here(check, names.get(registry.check(check).cls))
-        except AssertionError as failure:
-            lost[check] = str(failure)
+        except CheckFailed as failed:
+            lost[check] = failed.failure
     return lost
 
 
-def cause_named(message: str) -> str | None:
-    found = LIKELY.search(message)
-    return found.group(1).strip() if found else None
+def grade(names: dict[str, Any], checks: tuple[str, ...] = CHECKS) -> dict[str, str]:
+    """Each lost check and the message the student sees (in English)."""
+    return {check: str(failure) for check, failure in failures(names, checks).items()}
+
+
+def cause_named(failure: Failure) -> str | None:
+    """The likely cause the failure names, in English (None if it names none)."""
+    return str(failure.cause) if failure.cause is not None else None
 
 
 def corpus() -> dict[str, str]:
@@ -113,20 +118,20 @@ def catalogue_expected(mistake: Mistake) -> dict[str, str | None]:
     return {cell.removeprefix("test_"): mistake.cause for cell in mistake.must_lose if cell in fast}
 
 
-def score(results: dict[str, tuple[dict[str, str | None], dict[str, str]]]) -> dict[str, Any]:
+def score(results: dict[str, tuple[dict[str, str | None], dict[str, Failure]]]) -> dict[str, Any]:
     """Cause-naming precision and recall over ``{name: (expected, lost)}``: named causes that are right; lost cells
     named."""
     named = right = failures = 0
     wrong: list[str] = []
     for name, (expected, lost) in results.items():
-        for check, message in lost.items():
+        for check, failure in lost.items():
             failures += 1
-            cause = cause_named(message)
+            cause = cause_named(failure)
             if cause is None:
                 continue
             named += 1
             truth = expected.get(check)
-            if truth is not None and truth in message:
+            if truth is not None and truth in cause:
                 right += 1
             else:
                 wrong.append(f"{name}/{check}: named {cause!r}, true cause {truth!r}")
