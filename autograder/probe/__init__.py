@@ -6,6 +6,8 @@ course's helper modules, these modules, the hidden inputs of its checks and ``ma
 for which check, written by the grader from ``autograder.registry``). A probe never sees a reference answer.
 
 May import: the standard library, NumPy, threadpoolctl, the course's helper modules (``nn_core``, ``nn_diagnosis``,
-``mnist_data``) and ``probe.*`` (relative imports). Never the rest of ``autograder``: it is not in the worker.
+``nn_messages``, ``mnist_data``) and ``probe.*`` (relative imports). Never the rest of ``autograder``: it is not in
+the worker. A failure a probe records (a time limit) is data, ``Failure.to_data()`` of the messages declared in
+``probe/messages.py``, never words.
 The judges (``autograder.judge``) decide on the records, outside the sandbox.
 """
