@@ -16,6 +16,8 @@ Trusted side, never runs student code:
                       workers, running a worker, a whole class (``class_run``), on a Dask cluster (``cluster``).
   ``sandbox``         bubblewrap, which the kernel and the workers run in.
   ``settings``        ``KitGrading``: every path, limit and location a course may change, and ``apply(c)``.
+  ``verdict``         ``Verdict``: a check's result as data, written into its test cell for every later reader.
+  ``messages``        the grader's messages, by id, in every language (the helpers' are in ``nn_messages``).
   ``faults``          ``GraderFault``: a failure of grading itself, never charged to a student.
   ``classroom``       drives stock nbgrader on a course folder, for the demo and the kit's tests.
   ``cli/``            the commands people run: ``python -m autograder grade|demo|edition|hidden-cells``.
@@ -24,7 +26,7 @@ Trusted side, never runs student code:
 Each hidden test cell calls one ``check_<name>`` of this module with the student's class. While grading, the
 notebook's kernel has only a stand-in of this package (``preprocessors/kernel.py``) and every check is decided outside
 it (``grading/verify.py``). Called in a process of your own, ``check_<name>`` probes and judges there, returning
-None on success and raising ``CheckFailed`` (with the student's message) on failure. The judges import the
+None on success and raising ``nn_messages.CheckFailed`` (the failure, as data) on failure. The judges import the
 assignment's helper modules (``nn_core``, ``nn_checks``, ``nn_diagnosis``, ``mnist_data``), which nbgrader places
 next to the notebook, so they are loaded on first use.
 """
@@ -44,46 +46,17 @@ def __getattr__(name: str) -> Any:
     raise AttributeError(f"module 'autograder' has no attribute {name!r}")
 
 
-class CheckFailed(AssertionError):
-    """A hidden check failed; the message says what was expected, what came, the likely cause and the formula."""
-
-
 def _check_here(check: str) -> Callable[[type], None]:
-    """The hidden test cell's function: run the check here; a failure is re-raised as ``CheckFailed`` (message only)."""
+    """The hidden test cell's function: run the check here; a failure raises the helpers' ``CheckFailed``, which a
+    notebook shows as its message alone, in the edition's language."""
 
     def run(student_class: type) -> None:
-        try:
-            note = importlib.import_module("autograder.judge.checks").run_here(check, student_class)
-        except AssertionError as failure:
-            message = str(failure)
-        else:
-            if note:
-                print(note)
-            return
-        raise CheckFailed(message) from None
+        from nn_i18n import LANGUAGE
+
+        note = importlib.import_module("autograder.judge.checks").run_here(check, student_class)
+        note = getattr(note, "note", note)  # a check that measured something returns it with its note
+        if note is not None:
+            print(note.render(LANGUAGE))
 
     run.__name__ = f"check_{check}"
     return run
-
-
-def _message_only(shell: Any, etype: type, value: BaseException, tb: Any, tb_offset: Any = None) -> list[str]:
-    """IPython handler for ``CheckFailed``: an error output holding the message, without the grader's frames.
-
-    The error output is what makes nbgrader give the cell 0 points, so it must be shown.
-    """
-    stb = [f"\x1b[0;31m{etype.__name__}\x1b[0m: {value}"]
-    shell._showtraceback(etype, value, stb)
-    return stb
-
-
-def _show_failures_as_messages() -> None:
-    try:
-        from IPython import get_ipython
-    except ImportError:  # pragma: no cover - the grading kernel always has IPython
-        return
-    shell = get_ipython()
-    if shell is not None:
-        shell.set_custom_exc((CheckFailed,), _message_only)
-
-
-_show_failures_as_messages()

@@ -35,8 +35,6 @@ RETURNED_DX = text("judge.returned_dx", en="dX returned by backward(grad)", zh="
 GRAD_AFTER_BACKWARD = message(
     "judge.grad_after_backward", en="{name}.grad after backward(grad)", zh="backward(grad) 之后的 {name}.grad"
 )
-RECORDED = message("judge.recorded", en="{text}", zh="{text}")
-"""A message that came as words, not as data (a worker's outcome the grader has not converted yet): shown as it is."""
 
 # --------------------------------------------------------------------------------------------- checks.judge
 
@@ -239,4 +237,78 @@ GATE_PASSED_SPEED = message(
     "(required {required}).",
     zh="MNIST：训练 {seconds} 秒后测试准确率为 {accuracy}，每步耗时是评分程序 NumPy 实现的 {times} 倍"
     "（要求 {required}）。",
+)
+
+
+# --------------------------------------------------------------------------------------------- the workers
+# What the grading code says when a sandboxed worker ended, or was stopped, before a check had its record.
+
+WORKER_EXIT = message("worker.exit", en="ended with exit status {status}", zh="以退出状态 {status} 结束")
+WORKER_STALLED = message(
+    "worker.stalled",
+    en="used almost no CPU for {seconds} s (it waited for something that never came)",
+    zh="在 {seconds} 秒内几乎没有使用 CPU（它在等待永远不会到来的东西）",
+)
+WORKER_CPU = message("worker.cpu", en="used its {seconds} s of CPU time", zh="用完了它的 {seconds} 秒 CPU 时间")
+WORKER_SPOILED = message(
+    "worker.spoiled", en="wrote something other than its report ({problem})", zh="写入了报告之外的东西（{problem}）"
+)
+WHILE_CHECK = message("worker.while_check", en="{reason} while running this check", zh="{reason}（在运行这项检查时）")
+WHILE_CELLS = message(
+    "worker.while_cells", en="{reason} while running your answer cells", zh="{reason}（在运行你的答案单元格时）"
+)
+WHILE_CELL = message(
+    "worker.while_cell",
+    en="{reason} while running answer cell {cell}",
+    zh="{reason}（在运行答案单元格 {cell} 时）",
+)
+NOT_FINISHED = message(
+    "worker.not_finished",
+    en="This check could not finish: the worker process running your code {reason}.",
+    zh="这项检查无法完成：运行你代码的工作进程{reason}。",
+)
+NOT_FINISHED_TWICE = message(
+    "worker.not_finished_twice",
+    en="This check could not finish: the worker process running your code {reason}, twice.",
+    zh="这项检查无法完成：运行你代码的工作进程{reason}，两次都是如此。",
+)
+NOT_FINISHED_TIMES = message(
+    "worker.not_finished_times",
+    en="This check could not finish: the worker process running your code {reason}, {count} times in a row.",
+    zh="这项检查无法完成：运行你代码的工作进程{reason}，连续 {count} 次都是如此。",
+)
+WORKER_ENDED_CAUSE = text(
+    "cause.worker.ended",
+    en="your code ended the process, ran too long or used too much memory",
+    zh="你的代码结束了进程、运行时间过长或占用内存过多",
+)
+WORKER_STALLED_CAUSE = text(
+    "cause.worker.stalled",
+    en="your code waits for something that never comes: a sleep, input(), or a process it started",
+    zh="你的代码在等待永远不会到来的东西：sleep、input()，或者它启动的某个进程",
+)
+WORKER_CPU_CAUSE = text(
+    "cause.worker.cpu",
+    en="an endless loop, perhaps one that catches the grader's time limit (a bare `except`)",
+    zh="一个无限循环，可能还捕获了评分程序的时间限制（一个不带类型的 `except`）",
+)
+WORKER_SPOILED_CAUSE = text(
+    "cause.worker.spoiled",
+    en="your code wrote to the grader's report (the worker's standard output descriptor)",
+    zh="你的代码向评分程序的报告（工作进程的标准输出描述符）写入了内容",
+)
+RECORD_REFUSED = message(
+    "worker.record_refused",
+    en="This check's record could not be read ({problem}).",
+    zh="这项检查的记录无法读取（{problem}）。",
+)
+RECORD_CHANGED_CAUSE = text(
+    "cause.worker.record_changed",
+    en="your code changed or replaced what the grader's worker reports",
+    zh="你的代码修改或替换了评分工作进程报告的内容",
+)
+RECORD_UNJUDGEABLE = message(
+    "worker.record_unjudgeable",
+    en="This check's record could not be judged ({problem}); your code changed or broke the worker's files.",
+    zh="这项检查的记录无法评判（{problem}）：你的代码修改或破坏了工作进程的文件。",
 )

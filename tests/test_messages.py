@@ -61,7 +61,8 @@ GRADER_IDS = sorted(i for path in DECLARING for i in _declared_ids(path))
 def test_the_grader_declares_its_messages() -> None:
     assert len(GRADER_IDS) > 40 and set(GRADER_IDS) <= set(CATALOGUE), set(GRADER_IDS) - set(CATALOGUE)
     assert all(
-        i.split(".")[0] in {"judge", "checks", "linear", "relu", "loss", "sgd", "gate", "probe"} for i in GRADER_IDS
+        i.split(".")[0] in {"judge", "checks", "linear", "relu", "loss", "sgd", "gate", "probe", "worker", "cause"}
+        for i in GRADER_IDS
     )
 
 
@@ -224,16 +225,10 @@ def test_a_probe_timeout_is_recorded_as_data_and_judged_the_same() -> None:
         "  Likely cause: an endless loop, or a Python loop over every element instead of array operations."
     )
     # through the worker's record format, read as the grader reads it
-    recorded = decode_record(*encode({"timeout": failure.to_data()}), Path("timeout"))
+    recorded = decode_record(*encode({"stopped": failure.to_data()}), Path("stopped"))
     judged = _failure(lambda: judge("linear_forward", {}, recorded))
     assert judged == failure and judged.render("zh") != english
     assert json.loads(json.dumps(failure.to_data())) == failure.to_data()
-
-
-def test_a_timeout_given_as_words_is_shown_as_it_is() -> None:
-    words = "This check could not finish: the worker process running your code ended.\n  Likely cause: a crash."
-    failure = _failure(lambda: judge("linear_forward", {}, {"timeout": words}))
-    assert str(failure) == words
 
 
 @pytest.mark.parametrize(
@@ -254,7 +249,7 @@ def test_a_forged_recorded_failure_is_refused_not_rendered(forged: Any) -> None:
     with pytest.raises(ValueError):
         recorded_failure(forged)
     with pytest.raises(ValueError):
-        judge("linear_forward", {}, {"timeout": forged})
+        judge("linear_forward", {}, {"stopped": forged})
 
 
 def test_a_missing_class_names_the_cells_that_raised_as_its_cause() -> None:

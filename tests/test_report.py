@@ -252,3 +252,23 @@ def test_the_command_writes_the_report_of_the_course_it_runs_in(
     assert main(["report", "mlp", "--no-similar", "--out", "elsewhere"]) == 0
     assert (course / "elsewhere" / "report.html").is_file() and (course / "elsewhere" / "causes.csv").is_file()
     assert "25 submission(s), 22 graded" in capsys.readouterr().out
+
+
+def test_a_grading_run_ends_with_the_class_report(
+    course: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from autograder.cli import grade
+
+    monkeypatch.chdir(course)
+    monkeypatch.setattr(grade, "grade_class", lambda *args, **kwargs: {"alice": True})
+    (course / "reports" / "mlp" / "report.html").unlink(missing_ok=True)
+    assert grade.main(["mlp"]) == 0
+    assert (course / "reports" / "mlp" / "report.html").is_file()
+    assert f"Class report: {course / 'reports' / 'mlp' / 'report.html'}" in capsys.readouterr().out
+
+
+def test_a_report_that_fails_stops_no_grading_run(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    from autograder.report.build import report_after_grading
+
+    report_after_grading(tmp_path / "no-course", "mlp")
+    assert capsys.readouterr().out.startswith("(No class report: ")

@@ -164,14 +164,17 @@ c.KitGrading.mnist_dir = {str(MNIST)!r}
 
 @pytest.mark.parametrize("attempts", [2, 3])
 def test_a_crash_message_says_how_often_the_worker_was_tried_in_english_and_chinese(
-    attempts: int, monkeypatch: pytest.MonkeyPatch
+    attempts: int,
 ) -> None:
     sys.path.insert(0, str(REPO / "source" / "mlp"))
-    import nn_i18n
+    from nn_messages import Failure
+
+    from autograder import messages
     from autograder.grading.workers import crash as _crash
 
-    message = _crash("ended with exit status 1 while running this check", attempts)["timeout"]
-    assert ("twice" if attempts == 2 else f"{attempts} times in a row") in message
-    monkeypatch.setattr(nn_i18n, "LANGUAGE", "zh")
-    chinese = nn_i18n.translate(message.splitlines()[0])
+    reason = messages.WHILE_CHECK(reason=messages.WORKER_EXIT(status=1))
+    failure = Failure.from_data(_crash(reason, attempts)["stopped"])
+    assert ("twice" if attempts == 2 else f"{attempts} times in a row") in str(failure)
+    assert "ended with exit status 1 while running this check" in str(failure)
+    chinese = failure.render("zh")
     assert "times" not in chinese and "twice" not in chinese and "次" in chinese, chinese

@@ -3,7 +3,8 @@ else: each module here is one command, with its ``main``.
 
 ``grade`` (a class, in parallel or on a Dask cluster: ``autograder.grading.class_run``), ``demo`` (a demo class of
 three, on stock nbgrader driven by ``autograder.classroom``), ``edition`` (another language's edition of the
-notebook), ``hidden-cells`` (the notebook's hidden test cells from the registry).
+notebook), ``hidden-cells`` (the notebook's hidden test cells from the registry), ``report`` (the class report of a
+graded assignment: ``autograder.report``).
 
 May import: anything in ``autograder``. Nothing in ``autograder`` outside this package imports it.
 """

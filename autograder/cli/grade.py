@@ -4,7 +4,7 @@
 Run it in the course folder, as any user. What it does, in order, is ``autograder.grading.class_run``: every
 submission autograded by stock nbgrader in its own process (or as a task on a Dask cluster), a failure of grading
 itself retried and otherwise left ungraded with the reason, exit status 1 if any submission was left ungraded and 2
-if nobody could be graded.
+if nobody could be graded. It ends by writing the class report (``python -m autograder report``).
 """
 
 from __future__ import annotations
@@ -17,6 +17,7 @@ from pathlib import Path
 from autograder import sandbox
 from autograder.faults import GraderFault
 from autograder.grading.class_run import grade_class
+from autograder.report.build import report_after_grading
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -51,6 +52,7 @@ def main(argv: list[str] | None = None) -> int:
     except (sandbox.SandboxError, GraderFault) as error:
         print(f"Cannot grade, nobody was graded: {error}", file=sys.stderr)
         return 2
+    report_after_grading(Path.cwd(), args.assignment)  # the class report, reports/ASSIGNMENT/report.html
     return 0 if all(results.values()) else 1
 
 

@@ -8,6 +8,7 @@ MNIST and start a test sandbox again (``_prepared_by_parent``).
 
 from __future__ import annotations
 
+import ast
 import json
 import os
 import sys
@@ -40,8 +41,7 @@ def prepare_grading(config: Any, assignment: str, log: Any = None) -> Grading:
     helpers = paths.release(assignment).resolve()
     if not helpers.is_dir():
         raise GraderFault(f"the release {helpers} is missing: run `nbgrader generate_assignment {assignment}` first")
-    if str(helpers) not in sys.path:  # the judges import the course's helpers: the released, trusted copies
-        sys.path.insert(0, str(helpers))
+    use_helpers(helpers)
     where, created = secret.use_course_secret(kit.secret_path())
     if log is not None:
         log.info("Hidden inputs drawn from the grading secret in %s%s", where, " (created now)" if created else "")
@@ -66,8 +66,30 @@ def prepare_grading(config: Any, assignment: str, log: Any = None) -> Grading:
             kit.worker_wall_seconds,
         ),
         kit.worker_disk_mib * MiB,
+        edition_language(helpers),
     )
     return _resolved[key]
+
+
+def use_helpers(release: Path) -> None:
+    """Make the course's released helper modules importable in this process: the judges apply the mistake catalogue
+    students read (``nn_diagnosis``), and every message is declared in ``nn_messages``. Trusted copies: the release
+    the instructor generated, never a submission."""
+    if str(release) not in sys.path:
+        sys.path.insert(0, str(release))
+
+
+def edition_language(release: Path) -> str:
+    """The language of the release's edition: ``nn_i18n.LANGUAGE`` there, read without importing it (two editions may
+    be graded in one process)."""
+    try:
+        tree = ast.parse((release / "nn_i18n.py").read_text())
+    except (OSError, SyntaxError):
+        return "en"
+    for node in tree.body:
+        if isinstance(node, ast.Assign) and [getattr(t, "id", "") for t in node.targets] == ["LANGUAGE"]:
+            return str(ast.literal_eval(node.value))
+    return "en"
 
 
 def prepared_env(root: Path, grading: Grading, assignment: str) -> dict[str, str]:

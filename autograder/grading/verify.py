@@ -26,7 +26,6 @@ course's own solution (the reference, run as a control).
 from __future__ import annotations
 
 import tempfile
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -38,12 +37,7 @@ from autograder.faults import GraderFault
 from autograder.grading.workers import Grading, run_part
 from autograder.judge.inputs import inputs_for
 from autograder.settings import CoursePaths
-
-
-@dataclass(frozen=True)
-class Verdict:
-    passed: bool
-    text: str  # the failure message, or the line to show on success (may be empty)
+from autograder.verdict import Verdict
 
 
 def answer_cells(nb: NotebookNode) -> list[dict[str, str]]:
@@ -58,19 +52,29 @@ def answer_cells(nb: NotebookNode) -> list[dict[str, str]]:
 
 def _judge(check: str, outcome: dict[str, Any]) -> Verdict:
     """The verdict on one check; raise ``_Unjudgeable`` if the judge itself failed on the record."""
+    from nn_messages import CheckFailed
+
     from autograder.judge.checks import judge
 
     try:
-        note = judge(check, inputs_for(check), outcome)
-    except AssertionError as failure:
-        return Verdict(False, str(failure))
+        result = judge(check, inputs_for(check), outcome)
+    except CheckFailed as failed:
+        return Verdict.failed(check, failed.failure)
     except Exception as error:  # noqa: BLE001 - the record may be spoiled by the student, or the judge broken
         raise _Unjudgeable(f"{type(error).__name__}: {error}") from error
-    return Verdict(True, note or "")
+    return Verdict.of(check, result)
 
 
 class _Unjudgeable(Exception):
     pass
+
+
+def _spoiled(check: str, problem: str) -> Verdict:
+    from nn_messages import Failure
+
+    from autograder.messages import RECORD_UNJUDGEABLE
+
+    return Verdict.failed(check, Failure(RECORD_UNJUDGEABLE(problem=problem)))
 
 
 def verify(
@@ -91,26 +95,29 @@ def verify(
                     verdicts[check] = _judge(check, outcome)
                 except _Unjudgeable as error:
                     suspects[check] = str(error)
-                    verdicts[check] = Verdict(
-                        False,
-                        f"This check's record could not be judged ({error}); your code "
-                        "changed or broke the worker's files.",
-                    )
+                    verdicts[check] = _spoiled(check, str(error))
                 if outcome.get("crash"):
-                    suspects[check] = outcome["timeout"]
+                    suspects[check] = str(verdicts[check].failure)
             if suspects and control is not None:
-                reference = run_part(part, control, grading, Path(scratch) / f"control-{part[0]}")
-                for check, why in suspects.items():
-                    try:
-                        passed = _judge(check, reference[check]).passed
-                    except _Unjudgeable:
-                        passed = False
-                    if not passed:
-                        raise GraderFault(
-                            f"{check} fails for the course's own solution too, so the grader is at "
-                            f"fault, not the student ({why.splitlines()[0]})"
-                        )
+                _control(part, suspects, control, grading, Path(scratch) / f"control-{part[0]}")
     return verdicts
+
+
+def _control(
+    part: tuple[str, ...], suspects: dict[str, str], control: list[dict[str, str]], grading: Grading, scratch: Path
+) -> None:
+    """Raise ``GraderFault`` unless the course's own solution passes every suspect check in the same setting."""
+    reference = run_part(part, control, grading, scratch)
+    for check, why in suspects.items():
+        try:
+            passed = _judge(check, reference[check]).passed
+        except _Unjudgeable:
+            passed = False
+        if not passed:
+            raise GraderFault(
+                f"{check} fails for the course's own solution too, so the grader is at "
+                f"fault, not the student ({why.splitlines()[0]})"
+            )
 
 
 def control_cells(config: Any, assignment: str, notebook: str) -> list[dict[str, str]] | None:

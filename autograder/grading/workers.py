@@ -26,12 +26,15 @@ import threading
 import time
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from autograder import registry, sandbox
 from autograder.faults import GraderFault
 from autograder.judge.inputs import inputs_for
 from autograder.judge.records import RecordRefused, WorkerReport, decode_record, read_report
+
+if TYPE_CHECKING:  # the course's helpers are importable once the grading is prepared (``grading.prepare``)
+    from nn_messages import Text
 
 PROBE_DIR = Path(__file__).resolve().parents[1] / "probe"
 GRADER_PACKAGE = Path(__file__).resolve().parents[1]
@@ -71,13 +74,15 @@ class Grading:
     start_attempts: int = 3  # a worker that never starts is retried, then grading stops: the grader's fault
     budget: WorkerBudget = WorkerBudget()
     disk_bytes: int = 256 << 20  # the worker's working folder, a tmpfs inside its sandbox
+    language: str = "en"  # of the assignment's edition: what the notebook's outputs are written in
 
 
 @dataclass(frozen=True)
 class WorkerRun:
     report: WorkerReport  # what the worker said on its standard output
     stopped: str  # "" (it ended by itself), "stalled", "cpu" (its CPU budget) or "wall" (the machine's fault)
-    reason: str  # how it ended, for a person
+    reason: str  # how it ended, for the instructor (a grader fault)
+    status: int | None = None  # its exit status
 
 
 def prepare(folder: Path, part: tuple[str, ...], cells: list[dict[str, str]], helpers: Path) -> tuple[Path, Path]:
@@ -95,7 +100,7 @@ def prepare(folder: Path, part: tuple[str, ...], cells: list[dict[str, str]], he
     (program / "worker.py").write_text(WORKER)
     for helper in helpers.glob("*.py"):
         shutil.copy(helper, program / helper.name)
-    for module in {"__init__", "core", "run", *(entry["module"] for entry in manifest.values())}:
+    for module in {"__init__", "core", "messages", "run", *(entry["module"] for entry in manifest.values())}:
         shutil.copy(PROBE_DIR / f"{module}.py", program / "probe" / f"{module}.py")
     for check in part:
         save(program / "inputs" / check, inputs_for(check))
@@ -106,32 +111,48 @@ def prepare(folder: Path, part: tuple[str, ...], cells: list[dict[str, str]], he
     return program, work
 
 
-CAUSES = {
-    "": "your code ended the process, ran too long or used too much memory",
-    "stalled": "your code waits for something that never comes: a sleep, input(), or a process it started",
-    "cpu": "an endless loop, perhaps one that catches the grader's time limit (a bare `except`)",
-    "spoiled": "your code wrote to the grader's report (the worker's standard output descriptor)",
-}
-"""The likely cause of a worker's end, by how it ended (``WorkerRun.stopped``, or a spoiled report)."""
+def crash(reason: Text, attempts: int, how: str = "") -> dict[str, Any]:
+    """The outcome of a check whose worker ended (or was stopped: ``how``) while running it: a failure, as data."""
+    from nn_messages import Failure
 
+    from autograder import messages as say
 
-def crash(reason: str, attempts: int, how: str = "") -> dict[str, Any]:
-    """The outcome of a check whose worker ended (or was stopped: ``how``) while running it."""
-    times = "" if attempts == 1 else (", twice" if attempts == 2 else f", {attempts} times in a row")
-    return {
-        "crash": True,
-        "timeout": "This check could not finish: the worker process running your code "
-        f"{reason}{times}.\n  Likely cause: {CAUSES[how]}.",
-    }
+    cause = {
+        "": say.WORKER_ENDED_CAUSE,
+        "stalled": say.WORKER_STALLED_CAUSE,
+        "cpu": say.WORKER_CPU_CAUSE,
+        "spoiled": say.WORKER_SPOILED_CAUSE,
+    }[how]
+    if attempts == 1:
+        message = say.NOT_FINISHED(reason=reason)
+    elif attempts == 2:
+        message = say.NOT_FINISHED_TWICE(reason=reason)
+    else:
+        message = say.NOT_FINISHED_TIMES(reason=reason, count=attempts)
+    return {"crash": True, "stopped": Failure(message, cause).to_data()}
 
 
 def refused(why: str) -> dict[str, Any]:
     """The outcome of a record the trusted side would not read: it was not what the probe writes."""
-    return {
-        "crash": True,
-        "timeout": f"This check's record could not be read ({why[:300]}).\n"
-        "  Likely cause: your code changed or replaced what the grader's worker reports.",
-    }
+    from nn_messages import Failure
+
+    from autograder import messages as say
+
+    failure = Failure(say.RECORD_REFUSED(problem=why[:300]), say.RECORD_CHANGED_CAUSE)
+    return {"crash": True, "stopped": failure.to_data()}
+
+
+def _why(run: WorkerRun, budget: WorkerBudget, cpu_budget: float) -> Text:
+    """How a worker that started ended, for the student."""
+    from autograder import messages as say
+
+    if run.report.spoiled:
+        return say.WORKER_SPOILED(problem=run.report.spoiled)
+    if run.stopped == "stalled":
+        return say.WORKER_STALLED(seconds=f"{budget.stall:g}")
+    if run.stopped == "cpu":
+        return say.WORKER_CPU(seconds=f"{cpu_budget:g}")
+    return say.WORKER_EXIT(status=run.status)
 
 
 def tree_cpu(pid: int) -> float:
@@ -194,7 +215,7 @@ def run_worker(
     }[stopped]
     if not report.started:
         reason = f"{reason}: {log.read_text(errors='replace').strip()[-500:]}"
-    return WorkerRun(report, stopped, reason)
+    return WorkerRun(report, stopped, reason, process.returncode)
 
 
 def _watch(process: subprocess.Popen, cpu_budget: float, budget: WorkerBudget) -> str:
@@ -272,12 +293,12 @@ def run_part(part: tuple[str, ...], cells: list[dict[str, str]], grading: Gradin
             continue
         crashes[running] = crashes.get(running, 0) + 1
         how = "spoiled" if run.report.spoiled else run.stopped
-        reason = f"wrote something other than its report ({run.report.spoiled})" if run.report.spoiled else run.reason
         attempts = 1 if how else grading.attempts
         if crashes[running] >= attempts:
-            where = "while running this check" if running else _loading(run.report)
+            reason = _why(run, grading.budget, grading.budget.cpu(part))
+            where = _while(running, run.report, reason)
             for check in [running] if running else remaining:
-                outcomes[check] = crash(f"{reason} {where}", attempts, how)
+                outcomes[check] = crash(where, attempts, how)
     return outcomes
 
 
@@ -299,7 +320,13 @@ def _collect(remaining: list[str], report: WorkerReport, outcomes: dict[str, dic
     return ""
 
 
-def _loading(report: WorkerReport) -> str:
-    """Where the worker was while loading the answer cells, as it said (a cell id of the registry, or none)."""
-    known = report.loading in registry.answer_cells()
-    return f"while running answer cell {report.loading!r}" if known else "while running your answer cells"
+def _while(running: str | None, report: WorkerReport, reason: Text) -> Text:
+    """Where the worker was when it ended: running a check, or loading the answer cells (a cell id of the registry, as
+    it said, or none)."""
+    from autograder import messages as say
+
+    if running:
+        return say.WHILE_CHECK(reason=reason)
+    if report.loading in registry.answer_cells():
+        return say.WHILE_CELL(reason=reason, cell=repr(report.loading))
+    return say.WHILE_CELLS(reason=reason)

@@ -14,16 +14,9 @@ from nn_messages import CheckFailed, Failure, Text
 from autograder import registry
 from autograder.judge.common import recorded_failure
 from autograder.judge.inputs import inputs_for
-from autograder.messages import AND_THEN, CELL_DELETED, CELL_RAISED, MISSING_CLASS, RECORDED
+from autograder.messages import AND_THEN, CELL_DELETED, CELL_RAISED, MISSING_CLASS
 from autograder.probe.core import CheckTimeout
-
-
-def _timeout(recorded: str | dict[str, Any]) -> Failure:
-    """The failure of a check that did not finish: recorded as data (``Failure.to_data``) by the probe, or as words by
-    the grading code that watched its worker."""
-    if isinstance(recorded, str):
-        return Failure(RECORDED(text=recorded))
-    return recorded_failure(recorded)
+from autograder.verdict import Passed
 
 
 def _cells_raised(errors: dict[str, dict[str, Any]]) -> Text | None:
@@ -40,18 +33,18 @@ def _cells_raised(errors: dict[str, dict[str, Any]]) -> Text | None:
     return cause
 
 
-def judge(check: str, inputs: dict[str, Any], outcome: dict[str, Any]) -> Text | None:
+def judge(check: str, inputs: dict[str, Any], outcome: dict[str, Any]) -> Passed | Text | None:
     """Judge what a probe gave (``outcome``: records, or why there are none); return a line to show (the gate's
     accuracy), or raise ``CheckFailed``."""
-    if "timeout" in outcome:
-        raise CheckFailed(_timeout(outcome["timeout"]))
+    if "stopped" in outcome:  # the check did not finish: the probe's time limit, or its worker ended
+        raise CheckFailed(recorded_failure(outcome["stopped"]))
     if "missing_class" in outcome:
         cause = _cells_raised(outcome.get("cell_errors", {})) or CELL_DELETED
         raise CheckFailed(Failure(MISSING_CLASS(name=outcome["missing_class"]), cause))
     return registry.judge_of(check)(inputs, outcome["records"])
 
 
-def run_here(check: str, cls: object) -> Text | None:
+def run_here(check: str, cls: object) -> Passed | Text | None:
     """Probe the student's class (None or not a class: it is missing) in this process and judge what came."""
     inputs = inputs_for(check)
     if not isinstance(cls, type):
@@ -59,5 +52,5 @@ def run_here(check: str, cls: object) -> Text | None:
     try:
         outcome: dict[str, Any] = {"records": registry.probe_of(check)(cls, inputs)}
     except CheckTimeout as timeout:
-        outcome = {"timeout": timeout.failure.to_data()}
+        outcome = {"stopped": timeout.failure.to_data()}
     return judge(check, inputs, outcome)

@@ -97,11 +97,13 @@ def recorded_text(data: Any, depth: int = 0) -> Text:
 
 def recorded_failure(data: Any) -> Failure:
     """The ``Failure`` a worker recorded (``Failure.to_data``), each of its texts checked as ``recorded_text`` does."""
-    if not isinstance(data, Mapping) or set(data) - {"message", "cause", "formula"}:
+    if not isinstance(data, Mapping) or set(data) - {"message", "cause", "formula", "numbers"}:
         raise ValueError(f"not a recorded failure: {str(data)[:80]!r}")
     message, cause, formula = (
         recorded_text(data[key]) if data.get(key) is not None else None for key in ("message", "cause", "formula")
     )
     if message is None:
         raise ValueError("a recorded failure without its message")
+    if data.get("numbers"):  # a probe measures nothing a verdict reports
+        raise ValueError("a recorded failure with numbers")
     return Failure(message, cause, formula)

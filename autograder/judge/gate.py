@@ -12,11 +12,12 @@ from __future__ import annotations
 from typing import Any
 
 import numpy as np
-from nn_messages import SHAPE, CheckFailed, Failure, Text
+from nn_messages import EXPECTED_GOT, SHAPE, CheckFailed, Failure
 
 from autograder import messages as say
 from autograder.judge import gate_reference, reference
 from autograder.judge.common import got
+from autograder.verdict import Passed
 from mnist_data import MnistDataError, load_mnist, to_vectors
 from nn_checks import fail
 from nn_diagnosis import explain_error
@@ -74,21 +75,21 @@ def _fail_python_loop(loop: dict[str, Any]) -> None:
 
 def _fail_slowdown(speed: dict[str, Any], limit: float) -> None:
     """A training step took far more CPU time than the grader's own NumPy step, measured alternately with it."""
-    fail(
-        SPEED,
-        say.GATE_SLOWDOWN_EXPECTED(limit=f"{limit:g}"),
-        say.GATE_SLOWDOWN_GOT(
+    message = EXPECTED_GOT(
+        what=SPEED,
+        expected=say.GATE_SLOWDOWN_EXPECTED(limit=f"{limit:g}"),
+        got=say.GATE_SLOWDOWN_GOT(
             times=f"{speed['slowdown']:.1f}",
             student=f"{speed['student_ms']:.1f}",
             reference=f"{speed['reference_ms']:.2f}",
             pairs=speed["pairs"],
             step=speed["step"],
         ),
-        SLOWER_HINT,
     )
+    raise CheckFailed(Failure(message, SLOWER_HINT, None, {"times_reference": float(speed["slowdown"])}))
 
 
-def judge_accuracy(inputs: dict[str, Any], records: list[dict[str, Any]]) -> Text:
+def judge_accuracy(inputs: dict[str, Any], records: list[dict[str, Any]]) -> Passed:
     """Judge the training the probe did; return the line to show on success."""
     (record,) = records
     got(record, "model", "MLP(784, 256, 10)", AFTER_CHECKS)
@@ -128,6 +129,9 @@ def judge_accuracy(inputs: dict[str, Any], records: list[dict[str, Any]]) -> Tex
     ):
         fail(TRAINING, say.GATE_FLOAT_ARRAYS, say.GATE_SOMETHING_ELSE, FORGED)
     accuracy, seconds = test_accuracy(trained), record["seconds"]
+    numbers = {"accuracy": accuracy, "seconds": seconds}
+    if "speed" in record:
+        numbers["times_reference"] = record["speed"]["slowdown"]
     if not accuracy >= THRESHOLD:
         message = say.GATE_ACCURACY(
             epochs=len(inputs["learning_rates"]),
@@ -135,16 +139,16 @@ def judge_accuracy(inputs: dict[str, Any], records: list[dict[str, Any]]) -> Tex
             required=f"{THRESHOLD:.2%}",
             accuracy=f"{accuracy:.2%}",
         )
-        raise CheckFailed(Failure(message, say.GATE_NOT_LEARNING, AFTER_CHECKS))
+        raise CheckFailed(Failure(message, say.GATE_NOT_LEARNING, AFTER_CHECKS, numbers))
     far = gate_reference.distances(trained, _reference_end(inputs))
     if max(far) > gate_reference.MAX_DISTANCE:
-        fail(
-            TRAINING,
-            say.GATE_NEAR_REFERENCE(limit=f"{gate_reference.MAX_DISTANCE:.0%}"),
-            say.GATE_TOO_FAR(w1=f"{far[0]:.0%}", w2=f"{far[1]:.0%}", accuracy=f"{accuracy:.2%}"),
-            FAR,
+        message = EXPECTED_GOT(
+            what=TRAINING,
+            expected=say.GATE_NEAR_REFERENCE(limit=f"{gate_reference.MAX_DISTANCE:.0%}"),
+            got=say.GATE_TOO_FAR(w1=f"{far[0]:.0%}", w2=f"{far[1]:.0%}", accuracy=f"{accuracy:.2%}"),
         )
+        raise CheckFailed(Failure(message, FAR, None, numbers))
     passed = dict(accuracy=f"{accuracy:.2%}", seconds=f"{seconds:.1f}", required=f"{THRESHOLD:.0%}")
     if "speed" in record:
-        return say.GATE_PASSED_SPEED(**passed, times=f"{record['speed']['slowdown']:.1f}")
-    return say.GATE_PASSED(**passed)
+        return Passed(say.GATE_PASSED_SPEED(**passed, times=f"{record['speed']['slowdown']:.1f}"), numbers)
+    return Passed(say.GATE_PASSED(**passed), numbers)

@@ -17,7 +17,8 @@ from traitlets import Bool
 
 from autograder.faults import GraderFault, recording_faults
 from autograder.grading.prepare import prepare_grading
-from autograder.grading.verify import Verdict, answer_cells, control_cells, verify
+from autograder.grading.verify import answer_cells, control_cells, verify
+from autograder.verdict import Verdict
 
 UNSANDBOXED_NOTE = (
     "**Note from the grader.** This notebook was graded without a sandbox "
@@ -25,19 +26,23 @@ UNSANDBOXED_NOTE = (
 )
 
 
-def _error_output(text: str) -> NotebookNode:
-    return NotebookNode(
-        output_type="error", ename="CheckFailed", evalue=text, traceback=[f"\x1b[0;31mCheckFailed\x1b[0m: {text}"]
-    )
-
-
-def apply_verdict(cell: NotebookNode, verdict: Verdict) -> None:
-    """Replace the test cell's outputs (the kernel's stand-in) with the verdict: an error output costs the points."""
-    cell.outputs = (
-        [_error_output(verdict.text)]
-        if not verdict.passed
-        else ([NotebookNode(output_type="stream", name="stdout", text=verdict.text + "\n")] if verdict.text else [])
-    )
+def apply_verdict(cell: NotebookNode, verdict: Verdict, language: str) -> None:
+    """Replace the test cell's outputs (the kernel's stand-in) with the verdict, as data and as words in ``language``:
+    an error output (it costs the points), or the note of a check that passed."""
+    outputs = []
+    if verdict.failure is not None:
+        text = verdict.failure.render(language)
+        outputs.append(
+            NotebookNode(
+                output_type="error",
+                ename="CheckFailed",
+                evalue=text,
+                traceback=[f"\x1b[0;31mCheckFailed\x1b[0m: {text}"],
+            )
+        )
+    elif verdict.note is not None:
+        outputs.append(NotebookNode(output_type="stream", name="stdout", text=verdict.note.render(language) + "\n"))
+    cell.outputs = [*outputs, verdict.output()]
 
 
 class VerifyOutsideKernel(NbGraderPreprocessor):
@@ -60,7 +65,7 @@ class VerifyOutsideKernel(NbGraderPreprocessor):
             grade_id = cell.get("metadata", {}).get("nbgrader", {}).get("grade_id", "")
             check = grade_id[len("test_") :]
             if cell.cell_type == "code" and grade_id.startswith("test_") and check in verdicts:
-                apply_verdict(cell, verdicts[check])
+                apply_verdict(cell, verdicts[check], grading.language)
         if not grading.isolated:
             nb.cells.insert(0, nbformat.v4.new_markdown_cell(UNSANDBOXED_NOTE))
         return nb, resources

@@ -128,7 +128,7 @@ def main(checks: list[str]) -> None:
             try:
                 outcome = {"records": probe_function(entry)(cls, load(program / "inputs" / check))}
             except CheckTimeout as timeout:
-                outcome = {"timeout": timeout.failure.to_data()}
+                outcome = {"stopped": timeout.failure.to_data()}
         channel.send("result", check, *encode(outcome))
 
 

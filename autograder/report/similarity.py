@@ -1,22 +1,28 @@
 """Similar submissions, as leads for a person to look at, never a finding of copying.
 
 Each student's answer cells (code cells whose nbgrader metadata says ``solution: true``) of the submitted notebook
-are fingerprinted with ``copydetect`` (tokens normalised, names as ``V``, winnowed k-grams), the released notebook's
-code removed as boilerplate. Fingerprints that many students share are set aside too (like the given code): the
-natural way to write a short answer is not evidence. A pair is listed when what is left of each one's code is mostly
-found in the other's. Similar code has innocent causes (a study group, the same tutorial, an answer with one natural
-form); the report says so, and adds the rare mistakes a pair shares as further evidence.
+are fingerprinted with ``copydetect``'s own steps (tokens normalised, names as ``V``; winnowed k-grams; the released
+notebook's code removed as boilerplate) and pairs compared with its ``compare_files``. Fingerprints that many
+students share are set aside too, like the given code: the natural way to write a short answer is not evidence. A
+pair is listed when what is left of each one's code is mostly found in the other's. Similar code has innocent causes
+(a study group, the same tutorial, an answer with one natural form); the report says so, and adds the rare mistakes a
+pair shares as further evidence.
 """
 
 from __future__ import annotations
 
-import io
 import itertools
 import json
+import multiprocessing
+import os
 from collections import Counter
+from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
+
+PARALLEL_FROM = 300
+"""Classes this large are tokenised on every core."""
 
 
 @dataclass(frozen=True)
@@ -83,28 +89,65 @@ class Similarity:
     common: int  # how many fingerprints were
 
 
+@dataclass
+class Fingerprint:
+    """What ``copydetect.compare_files`` reads of a ``CodeFingerprint``: the normalised code, its winnowed k-gram
+    hashes (``copydetect.utils.get_document_fingerprints``) and how many of its tokens they cover."""
+
+    filtered_code: str
+    hashes: set[Any]
+    hash_idx: dict[Any, list[int]]
+    k: int
+    token_coverage: float = 0.0
+    offsets: Any = ()  # copydetect maps matches back to the raw code with these; the report needs no highlighting
+
+    def set_aside(self, common: set[Any]) -> None:
+        """Drop ``common`` fingerprints, as copydetect drops boilerplate, and count the tokens left."""
+        from copydetect.utils import get_token_coverage
+
+        self.hashes -= common
+        for h in common & self.hash_idx.keys():
+            del self.hash_idx[h]
+        self.token_coverage = get_token_coverage(self.hash_idx, self.k, len(self.filtered_code))
+
+
+def normalised(code: str) -> str:
+    """``code`` tokenised and filtered by copydetect (names as V, functions F, strings S; no comments or spaces)."""
+    from copydetect.utils import filter_code
+
+    return filter_code(code, "answer.py", "python")[0]
+
+
+def _normalise_all(codes: list[str]) -> list[str]:
+    """Tokenising is most of the cost: on every core for a large class (hashing stays in this process, whose
+    ``hash`` of a string is its own)."""
+    workers = min(os.cpu_count() or 1, 8)
+    if len(codes) < PARALLEL_FROM or workers < 2:
+        return [normalised(code) for code in codes]
+    with ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("fork")) as pool:
+        return list(pool.map(normalised, codes, chunksize=64))
+
+
 def similar_pairs(answers: dict[str, str], given: str, settings: SimilaritySettings | None = None) -> Similarity:
     """Pairs of students whose ``answers`` are alike beyond the ``given`` code (and the code most students share)."""
     import numpy as np
-    from copydetect import CodeFingerprint, compare_files
-    from copydetect.utils import get_token_coverage
+    from copydetect import compare_files
+    from copydetect.utils import get_document_fingerprints
 
     settings = settings or SimilaritySettings()
     k, window = settings.noise, settings.guarantee - settings.noise + 1
-
-    def fingerprint(name: str, code: str, boilerplate: Any = None, win: int = window) -> Any:
-        return CodeFingerprint(name, k, win, boilerplate, language="python", fp=io.StringIO(code))
-
-    boilerplate = np.unique(np.array(sorted(fingerprint("given.py", given, win=1).hashes), dtype=np.int64))
-    prints = {s: fingerprint(f"{s}.py", code, boilerplate) for s, code in sorted(answers.items()) if code.strip()}
+    given_hashes, _ = get_document_fingerprints(normalised(given), k, 1)  # every k-gram of the given code
+    boilerplate = np.unique(np.array(sorted(given_hashes), dtype=np.int64))
+    students = sorted(s for s, code in answers.items() if code.strip())
+    prints = {}
+    for student, code in zip(students, _normalise_all([answers[s] for s in students]), strict=True):
+        hashes, index = get_document_fingerprints(code, k, window, boilerplate)
+        prints[student] = Fingerprint(code, hashes, index, k)
     found_in = Counter(h for p in prints.values() for h in p.hashes)
     limit = max(settings.common_at_least, int(settings.common_share * len(prints)))
     common = {h for h, n in found_in.items() if n > limit}
-    for p in prints.values():  # as if they were given code: copydetect's own boilerplate removal, after the fact
-        p.hashes -= common
-        for h in common & p.hash_idx.keys():
-            del p.hash_idx[h]
-        p.token_coverage = get_token_coverage(p.hash_idx, k, len(p.filtered_code))
+    for p in prints.values():  # as if it were given code
+        p.set_aside(common)
     holders: dict[Any, list[str]] = {}
     for student, p in prints.items():
         for h in p.hashes:

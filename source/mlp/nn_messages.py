@@ -102,11 +102,13 @@ def render(text: Text | str | None, language: str = "en") -> str:
 
 @dataclass(frozen=True)
 class Failure:
-    """A failed check as data: what happened (``message``), the likely cause if the evidence names one, the formula."""
+    """A failed check as data: what happened (``message``), the likely cause if the evidence names one, the formula,
+    and what it measured."""
 
     message: Text
     cause: Text | None = None
     formula: Text | None = None
+    numbers: Mapping[str, float] = field(default_factory=dict)  # what the check measured (the gate's accuracy)
 
     def render(self, language: str = "en") -> str:
         lines = [render(self.message, language)]
@@ -124,6 +126,7 @@ class Failure:
             "message": self.message.to_data(),
             "cause": self.cause.to_data() if self.cause is not None else None,
             "formula": self.formula.to_data() if self.formula is not None else None,
+            "numbers": {name: float(value) for name, value in self.numbers.items()},
         }
 
     @staticmethod
@@ -131,10 +134,8 @@ class Failure:
         def text(key: str) -> Text | None:
             return Text.from_data(data[key]) if data.get(key) else None
 
-        return Failure(Text.from_data(data["message"]), text("cause"), text("formula"))
-
-    def with_cause(self, cause: Text | None) -> Failure:
-        return Failure(self.message, cause, self.formula)
+        numbers = {str(name): float(value) for name, value in (data.get("numbers") or {}).items()}
+        return Failure(Text.from_data(data["message"]), text("cause"), text("formula"), numbers)
 
 
 class CheckFailed(AssertionError):
