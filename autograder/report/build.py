@@ -57,8 +57,9 @@ def write_report(
     return html, summary, similarity
 
 
-def report_after_grading(course: Path, assignment: str, out: Any = sys.stdout) -> None:
+def report_after_grading(course: Path, assignment: str, out: Any = None) -> None:
     """For the end of a grading run: write the class report and say where; a report that fails stops nothing."""
+    out = out or sys.stdout
     start = time.perf_counter()
     try:
         html, _, _ = write_report(course, assignment)
