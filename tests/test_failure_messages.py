@@ -84,3 +84,12 @@ def test_an_mlp_forward_that_calls_fc2_first_is_told_the_order_its_calls_show() 
     assert (
         "Likely cause: forward calls the layers in the order fc2.forward; expected fc1.forward" in lost["mlp_forward"]
     ), lost["mlp_forward"]
+
+
+def test_a_backward_that_returns_a_list_is_shown_as_the_list_it_returned_not_as_the_graders_record() -> None:
+    """numpy-ml's ``Linear.backward`` returns a list: the student reads "got list [array(...", never the grader's
+    record of it ("dict {'opaque': ...")."""
+    lost = _lost(Edit("linear", "return grad @ self.W.T", "return [grad @ self.W.T]"))
+    message = lost["linear_backward_dx"]
+    assert "expected a NumPy array, got list [array(" in message, message
+    assert "opaque" not in message and "dict" not in message, message

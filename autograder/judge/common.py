@@ -45,9 +45,13 @@ def got(
     value = record[key]
     if is_raised(value):
         raise CheckFailed(explain_error(what, value, causes, formula, cause=cause))
-    if isinstance(value, dict) and "opaque" in value:
-        return Opaque(value)
-    return value
+    return recorded(value)
+
+
+def recorded(value: Any) -> Any:
+    """A recorded value as the judges compare it: what was not an array or a number is an ``Opaque`` (its type and
+    repr), never the record's own dict."""
+    return Opaque(value) if isinstance(value, dict) and "opaque" in value else value
 
 
 def judge_cases(

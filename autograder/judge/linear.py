@@ -8,7 +8,7 @@ import numpy as np
 from nn_messages import PART_OF, Text
 
 from autograder.judge import reference
-from autograder.judge.common import VALUE_TOLERANCE, got, judge_cases
+from autograder.judge.common import VALUE_TOLERANCE, got, judge_cases, recorded
 from autograder.messages import (
     GRAD_AFTER_BACKWARD,
     LINEAR_FLOAT32_LAYER,
@@ -90,7 +90,7 @@ def _judge_gradient(wrt: str, inputs: dict[str, Any], records: list[dict[str, An
                     got(record, forward, PART_OF(what=name, part="forward(x)"), LINEAR_FORWARD.formula)
             if wrt == "x" or record.get(key) is None:
                 got(record, "dx", PART_OF(what=name, part="backward(grad)"), quantity.formula)
-        result = record[key]
+        result = recorded(record[key])
         what = PART_OF(what=name, part=produced)
         quantity.check(
             what, result, reference.linear_backward(case["x"], case["W"], case["g"])[position], VALUE_TOLERANCE, **case

@@ -12,7 +12,7 @@ from typing import Any
 from nn_messages import FOR_X_SHAPE, PART_OF, Text
 
 from autograder.judge import reference
-from autograder.judge.common import VALUE_TOLERANCE, got, judge_cases
+from autograder.judge.common import VALUE_TOLERANCE, got, judge_cases, recorded
 from autograder.messages import GRAD_AFTER_BACKWARD, RETURNED_DX, WITH_X_SHAPE
 from autograder.probe.core import is_raised
 from nn_checks import check_shape, check_unchanged
@@ -72,7 +72,7 @@ def judge_backward(inputs: dict[str, Any], records: list[dict[str, Any]]) -> Non
         MLP_BACKWARD.check(
             PART_OF(what=what, part=RETURNED_DX), dx, expected["x"], VALUE_TOLERANCE, cause=cause, **case
         )
-        grads = dict(zip(NAMES, record["grads"], strict=True))
+        grads = dict(zip(NAMES, map(recorded, record["grads"]), strict=True))
         for name in NAMES:
             MLP_BACKWARD.check(
                 PART_OF(what=what, part=GRAD_AFTER_BACKWARD(name=name)),
