@@ -15,6 +15,7 @@ report (collect, aggregate, similarity, HTML, tables) and prints the time of eac
 from __future__ import annotations
 
 import argparse
+import os
 import random
 import shutil
 import sys
@@ -175,6 +176,7 @@ def main() -> None:
         write_tables(summary, similarity, folder)
         times["CSV and JSON"] = time.perf_counter() - start - sum(times.values())
         total = time.perf_counter() - start
+        print(f"Load average while it ran (1 min): {os.getloadavg()[0]:.1f} on {os.cpu_count()} core(s)")
         for step, seconds in times.items():
             print(f"  {step:<32} {seconds:6.1f} s")
         print(f"  {'total':<32} {total:6.1f} s")

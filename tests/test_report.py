@@ -98,13 +98,17 @@ def test_collect_reads_scores_from_the_gradebook_and_verdicts_from_the_notebooks
 
 
 def test_a_score_is_the_gradebooks_not_a_sum_of_verdicts(tmp_path: Path) -> None:
+    from autograder.plugins.canvas import CanvasExportPlugin
+
     c = ReportCourse(tmp_path / "course")
     c.add("alice", all_passed())
-    with c.gradebook() as gradebook:  # a grader's manual change: the report follows the gradebook
-        grade = gradebook.find_grade("test_linear_forward", "mlp", "mlp", "alice")
-        grade.manual_score = 3.0
+    with c.gradebook() as gradebook:  # a grader's manual change and a late penalty: the report follows the gradebook
+        gradebook.find_grade("test_linear_forward", "mlp", "mlp", "alice").manual_score = 3.0
+        gradebook.find_submission_notebook("mlp", "mlp", "alice").late_submission_penalty = 10.0
         gradebook.db.commit()
-    assert collect(c.root, "mlp").students[0].score == 95
+        CanvasExportPlugin(to=str(tmp_path / "canvas.csv")).export(gradebook)
+    assert collect(c.root, "mlp").students[0].score == 85
+    assert (tmp_path / "canvas.csv").read_text().splitlines()[2].endswith(",85")
 
 
 def test_ungraded_submissions_say_why_from_the_grade_commands_record(course: Path) -> None:

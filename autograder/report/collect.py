@@ -144,9 +144,26 @@ def feedback_path(paths: CoursePaths, student: str, assignment: str, notebook: s
     return Path(coursedir.format_path(coursedir.feedback_directory, student, assignment)) / f"{notebook}.html"
 
 
+def late_penalties(gradebook: Any, assignment: str) -> dict[str, float]:
+    """student -> the late penalty of their submission of ``assignment``, in one query."""
+    from nbgrader.api import Assignment, Student, SubmittedAssignment, SubmittedNotebook
+    from sqlalchemy import func
+
+    rows = (
+        gradebook.db.query(Student.id, func.sum(SubmittedNotebook.late_submission_penalty))
+        .select_from(SubmittedNotebook)
+        .join(SubmittedAssignment, SubmittedNotebook.assignment_id == SubmittedAssignment.id)
+        .join(Assignment, SubmittedAssignment.assignment_id == Assignment.id)
+        .join(Student, SubmittedAssignment.student_id == Student.id)
+        .filter(Assignment.name == assignment)
+        .group_by(Student.id)
+    )
+    return {student: float(penalty or 0.0) for student, penalty in rows}
+
+
 def gradebook_scores(paths: CoursePaths, assignment: str) -> tuple[dict[str, tuple[str, float, float]], list[str]]:
     """student -> (name, score after any late penalty, max score) for every submission in the gradebook, and the
-    assignment's notebooks (as nbgrader export counts them)."""
+    assignment's notebooks: nbgrader's own totals (``Gradebook.submission_dicts``, one query for the class)."""
     from nbgrader.api import Gradebook, MissingEntry
 
     scores: dict[str, tuple[str, float, float]] = {}
@@ -155,11 +172,11 @@ def gradebook_scores(paths: CoursePaths, assignment: str) -> tuple[dict[str, tup
             notebooks = [n.name for n in gradebook.find_assignment(assignment).notebooks]
         except MissingEntry:
             return scores, []
-        for submission in gradebook.assignment_submissions(assignment):
-            student = submission.student
-            name = " ".join(part for part in (student.first_name, student.last_name) if part)
-            penalty = submission.late_submission_penalty or 0.0
-            scores[student.id] = (name, max(0.0, float(submission.score) - penalty), float(submission.max_score))
+        penalties = late_penalties(gradebook, assignment)
+        for row in gradebook.submission_dicts(assignment):
+            name = " ".join(part for part in (row["first_name"], row["last_name"]) if part)
+            score = max(0.0, float(row["score"]) - penalties.get(row["student"], 0.0))
+            scores[row["student"]] = (name, score, float(row["max_score"]))
     return scores, notebooks
 
 
