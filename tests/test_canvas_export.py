@@ -17,7 +17,7 @@ from report_course import ReportCourse, all_passed, verdict
 
 
 @pytest.fixture(scope="module")
-def course(tmp_path_factory: pytest.TempPathFactory) -> ReportCourse:
+def canvas_course(tmp_path_factory: pytest.TempPathFactory) -> ReportCourse:
     c = ReportCourse(tmp_path_factory.mktemp("canvas") / "course")
     c.add("alice", all_passed(), name=("Alice", "Adams"))
     failed = [v if v["check"] != "linear_backward_dw" else verdict("linear_backward_dw", False) for v in all_passed()]
@@ -28,16 +28,16 @@ def course(tmp_path_factory: pytest.TempPathFactory) -> ReportCourse:
     return c
 
 
-def _export(course: ReportCourse, tmp_path: Path, **traits: object) -> list[list[str]]:
+def _export(canvas_course: ReportCourse, tmp_path: Path, **traits: object) -> list[list[str]]:
     target = tmp_path / "canvas.csv"
-    with course.gradebook() as gradebook:
+    with canvas_course.gradebook() as gradebook:
         CanvasExportPlugin(to=str(target), **traits).export(gradebook)
     with target.open(newline="", encoding="utf-8") as f:
         return list(csv.reader(f))
 
 
-def test_the_header_is_canvass_and_each_student_has_a_row(course: ReportCourse, tmp_path: Path) -> None:
-    rows = _export(course, tmp_path)
+def test_the_header_is_canvass_and_each_student_has_a_row(canvas_course: ReportCourse, tmp_path: Path) -> None:
+    rows = _export(canvas_course, tmp_path)
     assert rows[0] == ["Student", "ID", "SIS User ID", "SIS Login ID", "Section", "mlp"] and rows[0][:5] == HEADER
     assert rows[1] == ["Points Possible", "", "", "", "", "100"]
     assert sorted(rows[2:]) == [
@@ -48,21 +48,25 @@ def test_the_header_is_canvass_and_each_student_has_a_row(course: ReportCourse, 
 
 
 def test_a_canvas_assignment_id_names_the_column_and_the_id_column_is_chosen(
-    course: ReportCourse, tmp_path: Path
+    canvas_course: ReportCourse, tmp_path: Path
 ) -> None:
-    rows = _export(course, tmp_path, assignment_ids={"mlp": "123"}, id_column="SIS User ID", section="S1", missing="0")
+    rows = _export(
+        canvas_course, tmp_path, assignment_ids={"mlp": "123"}, id_column="SIS User ID", section="S1", missing="0"
+    )
     assert rows[0][-1] == "mlp (123)"
     assert ["Evans, Erin", "", "erin", "", "S1", "0"] in rows
 
 
-def test_a_roster_from_canvas_gives_each_student_canvass_own_columns(course: ReportCourse, tmp_path: Path) -> None:
+def test_a_roster_from_canvas_gives_each_student_canvass_own_columns(
+    canvas_course: ReportCourse, tmp_path: Path
+) -> None:
     roster = tmp_path / "roster.csv"
     roster.write_text(
         "Student,ID,SIS User ID,SIS Login ID,Section\n"
         '"Adams, Alice",9001,A-1,alice,Lab 1\n'
         '"Clark, Carol",9002,C-3,carol,\n'
     )
-    rows = _export(course, tmp_path, roster=str(roster), section="Lab 2", points_possible=False)
+    rows = _export(canvas_course, tmp_path, roster=str(roster), section="Lab 2", points_possible=False)
     assert rows[1:3] == [
         ["Adams, Alice", "9001", "A-1", "alice", "Lab 1", "100"],
         ["Clark, Carol", "9002", "C-3", "carol", "Lab 2", "94"],
@@ -77,16 +81,16 @@ def test_every_trait_has_help() -> None:
 
 
 @pytest.mark.slow
-def test_nbgrader_export_uses_it(course: ReportCourse) -> None:
+def test_nbgrader_export_uses_it(canvas_course: ReportCourse) -> None:
     env = {**os.environ, "PATH": os.pathsep.join([str(Path(sys.executable).parent), os.environ.get("PATH", "")])}
     done = subprocess.run(
         [sys.executable, "-m", "nbgrader", "export", "--exporter=autograder.plugins.canvas.CanvasExportPlugin"],
-        cwd=course.root,
+        cwd=canvas_course.root,
         env=env,
         capture_output=True,
         text=True,
         check=False,
     )
     assert done.returncode == 0, done.stderr
-    header = (course.root / "canvas_grades.csv").read_text().splitlines()[0]
+    header = (canvas_course.root / "canvas_grades.csv").read_text().splitlines()[0]
     assert header == "Student,ID,SIS User ID,SIS Login ID,Section,mlp"

@@ -52,7 +52,7 @@ def _expected_got(check: str, got: str) -> dict:
 
 
 @pytest.fixture(scope="module")
-def course(tmp_path_factory: pytest.TempPathFactory) -> Path:
+def graded(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """Twenty students: most pass; named causes, unexplained failures, a copied pair sharing a rare mistake, the
     gate's numbers, students left ungraded for each reason."""
     c = ReportCourse(tmp_path_factory.mktemp("report") / "course")
@@ -78,13 +78,13 @@ def course(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 
 @pytest.fixture(scope="module")
-def report(course: Path) -> Path:
-    html, _, _ = write_report(course, "mlp")
+def report(graded: Path) -> Path:
+    html, _, _ = write_report(graded, "mlp")
     return html
 
 
-def test_collect_reads_scores_from_the_gradebook_and_verdicts_from_the_notebooks(course: Path) -> None:
-    data = collect(course, "mlp")
+def test_collect_reads_scores_from_the_gradebook_and_verdicts_from_the_notebooks(graded: Path) -> None:
+    data = collect(graded, "mlp")
     students = {s.id: s for s in data.students}
     assert data.notebooks == ["mlp"]
     assert students["alice"].graded and students["alice"].score == 100 and students["alice"].name == "Alice Adams"
@@ -92,7 +92,7 @@ def test_collect_reads_scores_from_the_gradebook_and_verdicts_from_the_notebooks
     assert [v.check for v in students["carol"].failed()] == ["linear_backward_dw"]
     assert students["carol"].verdicts["linear_backward_dw"].cause == {"id": DW, "fields": {}}
     assert students["vic"].verdicts[GATE_CHECK].numbers == {"accuracy": 0.981, "times_reference": 40.0}
-    assert students["carol"].feedback == course / "feedback" / "carol" / "mlp" / "mlp.html"
+    assert students["carol"].feedback == graded / "feedback" / "carol" / "mlp" / "mlp.html"
     assert students["dora"].feedback is None
     assert [c.name for c in data.checks][0] == "linear_forward" and data.checks[-1].name == GATE_CHECK
 
@@ -111,8 +111,18 @@ def test_a_score_is_the_gradebooks_not_a_sum_of_verdicts(tmp_path: Path) -> None
     assert (tmp_path / "canvas.csv").read_text().splitlines()[2].endswith(",85")
 
 
-def test_ungraded_submissions_say_why_from_the_grade_commands_record(course: Path) -> None:
-    students = {s.id: s for s in collect(course, "mlp").students}
+def test_the_class_scores_are_nbgraders_own_totals(graded: Path) -> None:
+    from nbgrader.api import Gradebook
+
+    from autograder.report.collect import class_scores
+
+    with Gradebook(f"sqlite:///{graded / 'gradebook.db'}", "report-course") as gradebook:
+        nbgraders = {row["student"]: row["score"] for row in gradebook.submission_dicts("mlp")}
+        assert {student: score for student, (_, _, score) in class_scores(gradebook, "mlp").items()} == nbgraders
+
+
+def test_ungraded_submissions_say_why_from_the_grade_commands_record(graded: Path) -> None:
+    students = {s.id: s for s in collect(graded, "mlp").students}
     assert not students["erin"].graded and students["erin"].fault.kind == "stopped"
     assert students["erin"].why_ungraded.startswith("stopped: the grading of this submission was stopped after 900 s")
     assert "cannot help" in students["erin"].why_ungraded
@@ -134,8 +144,8 @@ def test_the_verdicts_media_type_is_the_graders() -> None:
     assert verdict_module.MIME == VERDICT_MIME
 
 
-def test_causes_are_counted_by_id_with_their_students(course: Path) -> None:
-    data = collect(course, "mlp")
+def test_causes_are_counted_by_id_with_their_students(graded: Path) -> None:
+    data = collect(graded, "mlp")
     summary = summarize(data, load_catalogue(data.release))
     dw = summary.causes["linear_backward_dw"]
     assert [(g.id, g.students) for g in dw] == [(DW, ["carol", "dora"])]
@@ -144,8 +154,8 @@ def test_causes_are_counted_by_id_with_their_students(course: Path) -> None:
     assert (check.judged, check.passed, check.explained) == (len(data.graded()), len(data.graded()) - 2, 2)
 
 
-def test_unexplained_failures_are_grouped_by_message_and_what_came(course: Path) -> None:
-    data = collect(course, "mlp")
+def test_unexplained_failures_are_grouped_by_message_and_what_came(graded: Path) -> None:
+    data = collect(graded, "mlp")
     groups = summarize(data, load_catalogue(data.release)).unexplained["linear_forward"]
     assert [(g.id, g.got, g.students) for g in groups] == [
         ("expected_got", '"shape (2, 4)"', ["rex", "sam"]),
@@ -155,8 +165,8 @@ def test_unexplained_failures_are_grouped_by_message_and_what_came(course: Path)
     assert groups[0].text == "linear_forward: expected shape (4, 2), got shape (2, 4)."
 
 
-def test_the_gate_distributions_come_from_the_gate_verdicts_numbers(course: Path) -> None:
-    data = collect(course, "mlp")
+def test_the_gate_distributions_come_from_the_gate_verdicts_numbers(graded: Path) -> None:
+    data = collect(graded, "mlp")
     summary = summarize(data, load_catalogue(data.release))
     assert summary.accuracy.n == summary.times_reference.n == len(data.graded())
     assert max(summary.times_reference.values) == 40.0
@@ -173,7 +183,7 @@ def test_the_report_is_in_the_editions_language(tmp_path: Path) -> None:
     assert '<html lang="zh">' in page and "班级报告" in page and "乘积的顺序反了" in page
 
 
-def test_similar_answers_are_leads_with_the_rare_mistakes_they_share(course: Path, report: Path) -> None:
+def test_similar_answers_are_leads_with_the_rare_mistakes_they_share(graded: Path, report: Path) -> None:
     pairs = json.loads((report.parent / "report.json").read_text())["similar"]["pairs"]
     assert [(p["first"], p["second"]) for p in pairs] == [("pat", "quin")]
     assert pairs[0]["shared_rare"] == [f"relu_backward|cause|{RARE}|"]
@@ -190,8 +200,8 @@ def test_given_and_common_code_is_not_evidence() -> None:
     assert similar_pairs({"a": canonical, "b": canonical}, given).pairs  # two alone are alike
 
 
-def test_rare_mistakes_are_those_few_students_made(course: Path) -> None:
-    data = collect(course, "mlp")
+def test_rare_mistakes_are_those_few_students_made(graded: Path) -> None:
+    data = collect(graded, "mlp")
     rare = rare_groups(summarize(data, load_catalogue(data.release)), share=0.0, at_most=1)
     assert {g.id for g in rare.values()} == {"expected_got", "raised", "cause.gate.slow"}
 
@@ -248,27 +258,27 @@ def test_the_tables_hold_the_same_data(report: Path) -> None:
 
 
 def test_the_command_writes_the_report_of_the_course_it_runs_in(
-    course: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+    graded: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
     from autograder.__main__ import main
 
-    monkeypatch.chdir(course)
+    monkeypatch.chdir(graded)
     assert main(["report", "mlp", "--no-similar", "--out", "elsewhere"]) == 0
-    assert (course / "elsewhere" / "report.html").is_file() and (course / "elsewhere" / "causes.csv").is_file()
+    assert (graded / "elsewhere" / "report.html").is_file() and (graded / "elsewhere" / "causes.csv").is_file()
     assert "25 submission(s), 22 graded" in capsys.readouterr().out
 
 
 def test_a_grading_run_ends_with_the_class_report(
-    course: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+    graded: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
     from autograder.cli import grade
 
-    monkeypatch.chdir(course)
+    monkeypatch.chdir(graded)
     monkeypatch.setattr(grade, "grade_class", lambda *args, **kwargs: {"alice": True})
-    (course / "reports" / "mlp" / "report.html").unlink(missing_ok=True)
+    (graded / "reports" / "mlp" / "report.html").unlink(missing_ok=True)
     assert grade.main(["mlp"]) == 0
-    assert (course / "reports" / "mlp" / "report.html").is_file()
-    assert f"Class report: {course / 'reports' / 'mlp' / 'report.html'}" in capsys.readouterr().out
+    assert (graded / "reports" / "mlp" / "report.html").is_file()
+    assert f"Class report: {graded / 'reports' / 'mlp' / 'report.html'}" in capsys.readouterr().out
 
 
 def test_a_report_that_fails_stops_no_grading_run(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:

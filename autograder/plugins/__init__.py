@@ -4,5 +4,5 @@ configuration or command line names.
 - ``canvas.CanvasExportPlugin``: grades as a CSV that Canvas's gradebook import accepts
   (``nbgrader export --exporter=autograder.plugins.canvas.CanvasExportPlugin``).
 
-May import: nbgrader and its stack (traitlets), nothing of ``autograder``.
+May import: nbgrader and its stack (traitlets), ``autograder.report`` (the class's scores as nbgrader counts them).
 """

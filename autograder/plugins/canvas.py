@@ -18,6 +18,8 @@ from nbgrader.api import Gradebook
 from nbgrader.plugins import ExportPlugin
 from traitlets import Bool, Dict, Enum, Unicode
 
+from autograder.report.collect import class_scores
+
 HEADER = ["Student", "ID", "SIS User ID", "SIS Login ID", "Section"]
 """The student columns of Canvas's gradebook CSV, in its order."""
 
@@ -79,26 +81,6 @@ class CanvasExportPlugin(ExportPlugin):
         columns[self.id_column] = student.id
         return [columns[column] for column in HEADER]
 
-    @staticmethod
-    def _scores(gradebook: Gradebook, assignment: str) -> dict[str, float]:
-        """student -> score after any late penalty, for every submission of ``assignment`` (two queries in all)."""
-        from nbgrader.api import Assignment, Student, SubmittedAssignment, SubmittedNotebook
-        from sqlalchemy import func
-
-        penalties = dict(
-            gradebook.db.query(Student.id, func.sum(SubmittedNotebook.late_submission_penalty))
-            .select_from(SubmittedNotebook)
-            .join(SubmittedAssignment, SubmittedNotebook.assignment_id == SubmittedAssignment.id)
-            .join(Assignment, SubmittedAssignment.assignment_id == Assignment.id)
-            .join(Student, SubmittedAssignment.student_id == Student.id)
-            .filter(Assignment.name == assignment)
-            .group_by(Student.id)
-        )
-        return {
-            row["student"]: max(0.0, float(row["score"]) - float(penalties.get(row["student"]) or 0.0))
-            for row in gradebook.submission_dicts(assignment)
-        }
-
     def export(self, gradebook: Gradebook) -> None:
         """Write the CSV to ``to`` (default ``canvas_grades.csv``)."""
         destination = self.to or "canvas_grades.csv"
@@ -119,8 +101,8 @@ class CanvasExportPlugin(ExportPlugin):
             writer.writerow(header)
             if self.points_possible:
                 writer.writerow(["Points Possible", "", "", "", ""] + [score_text(a.max_score) for a in assignments])
-            scores = {a.name: self._scores(gradebook, a.name) for a in assignments}
+            scores = {a.name: class_scores(gradebook, a.name) for a in assignments}
             for student in students:
                 found = [scores[a.name].get(student.id) for a in assignments]
-                row = [self.missing if score is None else score_text(score) for score in found]
+                row = [self.missing if score is None else score_text(score[2]) for score in found]
                 writer.writerow(self._student_columns(student, roster) + row)
