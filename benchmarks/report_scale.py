@@ -146,14 +146,19 @@ def build(root: Path, students: int, seed: int = 1, pairs: int = PAIRS) -> Repor
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--students", type=int, default=2000)
-    parser.add_argument("--keep", type=Path, default=None, help="build the course here and keep it")
+    parser.add_argument(
+        "--keep", type=Path, default=None, help="build the course here and keep it (a course already there is reused)"
+    )
     args = parser.parse_args()
     scratch = Path(tempfile.mkdtemp(prefix="kit-report-", dir="/dev/shm" if Path("/dev/shm").is_dir() else None))
     root = args.keep or scratch / "course"
     try:
         start = time.perf_counter()
-        build(root, args.students)
-        print(f"Built a graded class of {args.students} in {time.perf_counter() - start:.0f} s (not timed below)")
+        if (root / "gradebook.db").exists():
+            print(f"Reusing the class built in {root}")
+        else:
+            build(root, args.students)
+            print(f"Built a graded class of {args.students} in {time.perf_counter() - start:.0f} s (not timed below)")
         from autograder.report import build as report_build
         from autograder.report.aggregate import summarize
         from autograder.report.catalogue import load_catalogue
