@@ -265,6 +265,7 @@ def test_the_command_writes_the_report_of_the_course_it_runs_in(
     monkeypatch.chdir(graded)
     assert main(["report", "mlp", "--no-similar", "--out", "elsewhere"]) == 0
     assert (graded / "elsewhere" / "report.html").is_file() and (graded / "elsewhere" / "causes.csv").is_file()
+    assert "Not looked for (--no-similar)." in (graded / "elsewhere" / "report.html").read_text()
     assert "25 submission(s), 22 graded" in capsys.readouterr().out
 
 

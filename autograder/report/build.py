@@ -48,7 +48,7 @@ def write_report(
     ``<course>/reports/<assignment>/``); return its HTML file, the summary and the similar pairs."""
     data = collect(course, assignment, notebooks)
     summary = summarize(data, load_catalogue(data.release))
-    similarity = find_similar(data, summary, settings) if similar else Similarity([], 0, 0)
+    similarity = find_similar(data, summary, settings) if similar else Similarity([], 0, 0, searched=False)
     folder = (folder or data.course / "reports" / assignment).resolve()
     folder.mkdir(parents=True, exist_ok=True)
     html = folder / "report.html"

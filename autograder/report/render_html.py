@@ -79,6 +79,7 @@ WORDS: dict[str, dict[str, str]] = {
             "explain yet."
         ),
         "rate_axis": "students passing (%)",
+        "not_searched": "Not looked for (--no-similar).",
     },
     "zh": {
         "title": "班级报告",
@@ -130,6 +131,7 @@ WORDS: dict[str, dict[str, str]] = {
         "more_pairs": "显示了 {total} 对中的 {shown} 对；所有的学生对都在 similar.csv 中。",
         "residue": "目录中没有命名原因的失败，按实际得到的结果分组：目录尚未解释的部分。",
         "rate_axis": "通过的学生 (%)",
+        "not_searched": "未查找（--no-similar）。",
     },
 }
 
@@ -199,7 +201,8 @@ TEMPLATE = """<!DOCTYPE html>
 <tr>{% for k, v in stats %}<td class="num">{{ v }}</td>{% endfor %}</tr></table>{{ chart }}
 {% else %}<p>{{ w.none }}</p>{% endif %}{% endfor %}</section>
 
-<section id="similar"><h2>{{ w.similar }}</h2><p class="lead">{{ lead }}</p>
+<section id="similar"><h2>{{ w.similar }}</h2>{% if searched %}<p class="lead">{{ lead }}</p>
+{% else %}<p>{{ w.not_searched }}</p>{% endif %}
 {% if pairs %}<table><tr><th>{{ w.pair }}</th><th>{{ w.alike }}</th><th>{{ w.shared }}</th></tr>
 {% for p in pairs %}<tr><td class="students">{{ p.first }} {{ p.second }}</td><td class="num">{{ p.alike }}</td>
 <td>{% for g in p.shared %}<a href="#{{ g.anchor }}">{{ g.text }}</a> ({{ g.count }})<br>{% endfor %}</td></tr>
@@ -383,6 +386,7 @@ def render(summary: ClassSummary, similarity: Similarity, folder: Path) -> str:
             ),
         ],
         lead=w["lead"].format(common=similarity.common_limit),
+        searched=similarity.searched,
         pairs=shown,
         more_pairs=w["more_pairs"].format(shown=len(shown), total=len(pairs)) if len(pairs) > len(shown) else "",
         ungraded=[

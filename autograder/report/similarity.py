@@ -87,6 +87,7 @@ class Similarity:
     pairs: list[Pair]
     common_limit: int  # a fingerprint found in more students than this was set aside
     common: int  # how many fingerprints were
+    searched: bool = True  # False: not looked for (``--no-similar``)
 
 
 @dataclass
