@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from test_docs import documented_feedback_message
+from test_docs import documented_failure
 
 from student_notebooks import STATES, solution_source, student_notebook
 
@@ -274,10 +274,6 @@ def test_chinese_edition_shows_chinese_headings_and_messages(lab: dict[str, Any]
     page.close()
 
 
-FEEDBACK_MESSAGE = documented_feedback_message()
-"""docs/grading-contract.md's example: what the grader writes into a failed hidden test cell."""
-
-
 def feedback_html(assignment: str, folder: Path) -> Path:
     """The feedback ``nbgrader generate_feedback`` writes with this repository's config (its exporter and
     preprocessors; the grades GetGrades would read from the gradebook are set on the cells) for the solution
@@ -287,9 +283,9 @@ def feedback_html(assignment: str, folder: Path) -> Path:
     from nbgrader.coursedir import CourseDirectory
     from nbgrader.preprocessors import GetGrades
 
-    from autograder.grading.verify import Verdict
     from autograder.preprocessors.verify import apply_verdict
     from autograder.settings import load_course_config
+    from autograder.verdict import Verdict
 
     config = load_course_config(REPO)
     converter = GenerateFeedback(coursedir=CourseDirectory(config=config), config=config)
@@ -303,7 +299,7 @@ def feedback_html(assignment: str, folder: Path) -> Path:
         if meta.get("grade"):
             meta["score"] = 0 if meta["grade_id"] == "test_linear_backward_dw" else meta["points"]
         if meta.get("grade_id") == "test_linear_backward_dw":
-            apply_verdict(cell, Verdict(False, FEEDBACK_MESSAGE))
+            apply_verdict(cell, Verdict.failed("linear_backward_dw", documented_failure()), "en")
     resources = {
         "nbgrader": {
             "assignment": assignment,

@@ -5,6 +5,7 @@ exists."""
 import re
 from pathlib import Path
 
+from nn_messages import Failure
 from test_generated_files import check_points_table
 
 from conftest import REPO
@@ -21,6 +22,25 @@ def _readme_commands() -> list[str]:
 def documented_feedback_message() -> str:
     """The grading contract's example (*Diagnosis*): what the grader writes into a failed hidden test cell."""
     return re.search(r"for example\n\n```\n(.*?)\n```", GRADING_CONTRACT.read_text(), re.S).group(1)
+
+
+def documented_failure() -> Failure:
+    """docs/grading-contract.md's example as the grader builds it: the failure it writes into a failed hidden test
+    cell (declared messages and their fields)."""
+    from nn_messages import DW_TRANSPOSED, EXPECTED_GOT, LINEAR_DW_FORMULA, PART_OF, VALUE_AT_INDEX, VALUE_ERROR
+
+    from autograder.messages import GRAD_AFTER_BACKWARD, WITH_X_SHAPE
+
+    what = PART_OF(what=WITH_X_SHAPE(call="Linear(5, 5)", shape=(6, 5)), part=GRAD_AFTER_BACKWARD(name="W"))
+    expected = VALUE_AT_INDEX(value="-2.02315", index=(1, 3), tolerance="1e-06")
+    got = VALUE_ERROR(value="3.37684", error="1.14")
+    failure = Failure(EXPECTED_GOT(what=what, expected=expected, got=got), DW_TRANSPOSED, LINEAR_DW_FORMULA)
+    assert str(failure) == documented_feedback_message()
+    return failure
+
+
+def test_the_documented_message_is_what_the_catalogue_renders() -> None:
+    assert documented_failure().cause is not None
 
 
 def test_readme_opens_with_a_demo_command_and_a_test_command() -> None:

@@ -26,7 +26,7 @@ NEVER_IMPORTS = {
     "judge": ("nbgrader", "autograder.grading", "autograder.preprocessors", "autograder.exporters"),
     "grading": ("autograder.preprocessors", "autograder.exporters"),
     "preprocessors": ("autograder.exporters", "autograder.probe"),
-    "exporters": ("autograder",),
+    "exporters": ("autograder.judge", "autograder.grading", "autograder.preprocessors", "autograder.probe"),
 }
 
 

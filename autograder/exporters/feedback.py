@@ -5,20 +5,17 @@ feedback template it
 
 * renders every formula of the markdown cells to MathML (``latex2mathml``), which browsers draw themselves, and
   drops the template's MathJax script (loaded from a CDN): the file needs no network and loads nothing;
-* lists the checks that failed at the top (each linked to its cell, with the first line of its message), and sets
-  every failure message apart in place (CSS);
-* shows the messages in the language of the assignment's edition (``nn_i18n.LANGUAGE`` of its released helpers:
-  the grader writes them in English, the Chinese edition's feedback shows them in Chinese).
+* lists at the top what to fix (``summary``): each hidden check that failed, linked to its cell, with its points,
+  what came, the likely cause and the formula; the public checks that failed apart; names the checks in nbgrader's
+  list of cells; sets every failure message apart in place, and draws the markdown tables' rules (CSS);
+* renders every hidden check's message from its verdict (``autograder.verdict``, written by the grader) in the
+  language of the assignment's edition (``nn_i18n.LANGUAGE`` of its released helpers).
 """
 
 from __future__ import annotations
 
-import html
-import importlib.util
 import re
-from collections.abc import Callable
 from pathlib import Path
-from types import ModuleType
 from typing import Any
 
 from latex2mathml.converter import convert
@@ -27,14 +24,15 @@ from nbformat import NotebookNode
 from nbformat.v4 import new_markdown_cell
 from nbgrader.coursedir import CourseDirectory
 
+from autograder import verdict
+from autograder.exporters import summary
+from autograder.helpers import edition_language
+from autograder.helpers import use as use_helpers
+
 MATH = re.compile(r"\$\$(?P<display>.+?)\$\$|(?<![\\$])\$(?P<inline>[^$\n]+?)\$", re.S)
 CODE = re.compile(r"(`+)(?:.+?)\1", re.S)
 MATHJAX = re.compile(r"\s*<!-- Load mathjax -->.*?<!-- End of mathjax configuration -->", re.S)
-SUMMARY_CLASS = "kit-failed-summary"
-WORDS = {
-    "en": {"failed": "Checks that failed", "none": "Every check passed.", "points": "points", "check": "Check failed"},
-    "zh": {"failed": "未通过的检查", "none": "所有检查都通过了。", "points": "分", "check": "检查未通过"},
-}
+TOC = re.compile(r'<div id="toc">.*?</div>', re.S)
 CSS = """
 div.output_subarea.output_error { background: #fdecea; border-left: 6px solid #c62828; border-radius: 3px;
   padding: 0.5em 0.8em; margin: 0.3em 0; }
@@ -46,6 +44,9 @@ div.kit-failed-summary.kit-all-passed { background: #eef8ee; border-color: #2e7d
 div.kit-failed-summary h3 { margin-top: 0.2em; color: #b71c1c; }
 div.kit-failed-summary li { margin: 0.3em 0; }
 div.kit-failed-summary .kit-message { font-family: monospace; white-space: pre-wrap; }
+div.kit-failed-summary .kit-cause, div.kit-failed-summary .kit-formula { margin-left: 1em; }
+div.text_cell_render table { border-collapse: collapse; margin: 0.6em 0; }
+div.text_cell_render th, div.text_cell_render td { border: 1px solid #bbb; padding: 0.25em 0.7em; text-align: left; }
 math[display="block"] { margin: 0.6em 0; font-size: 1.1em; }
 math { font-size: 1.05em; }
 body { font-family: -apple-system, "Segoe UI", "Noto Sans", "Noto Sans CJK SC", "Microsoft YaHei", sans-serif; }
@@ -78,55 +79,27 @@ def render_math(markdown: str) -> str:
     return "".join(pieces + [outside_code(markdown[last:])])
 
 
-def edition_i18n(config: Any, assignment: str) -> ModuleType | None:
-    """The ``nn_i18n`` module of the assignment's released helpers (None if it has none)."""
+def release_of(config: Any, assignment: str) -> Path:
+    """The assignment's release folder: its helper modules, and the edition's language."""
     coursedir = CourseDirectory(config=config)
-    path = Path(coursedir.root) / coursedir.format_path(coursedir.release_directory, ".", assignment) / "nn_i18n.py"
-    if not path.is_file():
-        return None
-    spec = importlib.util.spec_from_file_location(f"_kit_feedback_i18n_{abs(hash(str(path)))}", path)
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)  # type: ignore[union-attr]
-    return module
+    return Path(coursedir.root) / coursedir.format_path(coursedir.release_directory, ".", assignment)
 
 
-def translate_outputs(nb: NotebookNode, translate: Callable[[str], str], label: str) -> list[tuple[NotebookNode, str]]:
-    """Show every check's message in the edition's language; return the graded cells that failed, with messages."""
-    failed = []
+def show_verdicts(nb: NotebookNode, language: str) -> None:
+    """Each hidden test cell's outputs as words in ``language``, rendered from the verdict the grader wrote there."""
     for cell in nb.cells:
-        if cell.cell_type != "code":
+        found = verdict.read(cell) if cell.cell_type == "code" else None
+        if found is None:
             continue
-        grade = cell.get("metadata", {}).get("nbgrader", {}).get("grade", False)
-        for output in cell.get("outputs", []):
-            if output.output_type == "error" and output.get("ename") == "CheckFailed":
-                message = translate(output.get("evalue", ""))
-                output.evalue = message
-                output.traceback = [f"\x1b[1;31m{label}\x1b[0m", message]
-                if grade:
-                    failed.append((cell, message))
-            elif output.output_type == "error" and grade:
-                failed.append((cell, f"{output.get('ename', '')}: {output.get('evalue', '')}"))
-            elif output.output_type == "stream" and grade:
-                output.text = translate(output.text)
-    return failed
-
-
-def summary_cell(failed: list[tuple[NotebookNode, str]], words: dict[str, str]) -> NotebookNode:
-    """A markdown cell (raw HTML) listing each failed graded cell, linked, with its message's first line."""
-    if not failed:
-        return new_markdown_cell(f'<div class="{SUMMARY_CLASS} kit-all-passed"><b>{words["none"]}</b></div>')
-    items = []
-    for cell, message in failed:
-        meta = cell.metadata.nbgrader
-        points = meta.get("points", 0)
-        first = message.strip().splitlines()[0] if message.strip() else ""
-        items.append(
-            f'<li><a href="#{html.escape(meta["grade_id"])}"><code>{html.escape(meta["grade_id"])}</code></a>'
-            f' ({points:g} {words["points"]}): <span class="kit-message">{html.escape(first)}</span></li>'
-        )
-    return new_markdown_cell(
-        f'<div class="{SUMMARY_CLASS}"><h3>{words["failed"]} ({len(failed)})</h3><ul>' + "".join(items) + "</ul></div>"
-    )
+        if found.failure is not None:
+            text = found.failure.render(language)
+            cell.outputs = [
+                NotebookNode(output_type="error", ename="CheckFailed", evalue=text, traceback=[text]),
+            ]
+        elif found.note is not None:
+            cell.outputs = [NotebookNode(output_type="stream", name="stdout", text=found.note.render(language) + "\n")]
+        else:
+            cell.outputs = []
 
 
 class FeedbackExporter(HTMLExporter):
@@ -135,16 +108,22 @@ class FeedbackExporter(HTMLExporter):
     def _preprocess(self, nb: NotebookNode, resources: dict[str, Any]) -> tuple[NotebookNode, dict[str, Any]]:
         nb, resources = super()._preprocess(nb, resources)
         info = resources.get("nbgrader", {})
-        module = edition_i18n(self.config, info["assignment"]) if info.get("assignment") else None
-        language = getattr(module, "LANGUAGE", "en")
-        translate = module.translate if module is not None else (lambda text: text)
-        words = WORDS.get(language, WORDS["en"])
-        failed = translate_outputs(nb, translate, words["check"])
+        language = "en"
+        if info.get("assignment"):
+            release = release_of(self.config, info["assignment"])
+            use_helpers(release)
+            language = edition_language(release)
+        import autograder.messages  # noqa: F401 - declares the grader's messages, which verdicts name
+
+        checks = summary.checks_of(nb)
+        show_verdicts(nb, language)
         for cell in nb.cells:
             if cell.cell_type == "markdown":
                 cell.source = render_math(cell.source)
-        nb.cells.insert(0, summary_cell(failed, words))
+        words = summary.words(language)
+        nb.cells.insert(0, new_markdown_cell(summary.top_box(checks, language, words)))
         resources["kit_language"] = language
+        resources["kit_toc"] = summary.contents(checks, words)
         return nb, resources
 
     def from_notebook_node(
@@ -152,6 +131,8 @@ class FeedbackExporter(HTMLExporter):
     ) -> tuple[str, dict[str, Any]]:
         output, resources = super().from_notebook_node(nb, resources, **kw)
         output = MATHJAX.sub("", output, count=1)
+        if resources.get("kit_toc"):  # nbgrader's list of "Test cell" links, replaced by the checks' names
+            output = TOC.sub(lambda _: resources["kit_toc"], output, count=1)
         output = output.replace("</head>", f'<style type="text/css">{CSS}</style>\n</head>', 1)
         output = re.sub(r"<html>", f'<html lang="{resources.get("kit_language", "en")}">', output, count=1)
         return output, resources

@@ -8,10 +8,8 @@ MNIST and start a test sandbox again (``_prepared_by_parent``).
 
 from __future__ import annotations
 
-import ast
 import json
 import os
-import sys
 from pathlib import Path
 from typing import Any
 
@@ -19,6 +17,8 @@ from autograder import sandbox
 from autograder.faults import GraderFault
 from autograder.grading.course_data import resolve_mnist
 from autograder.grading.workers import Grading, WorkerBudget
+from autograder.helpers import edition_language
+from autograder.helpers import use as use_helpers
 from autograder.judge import secret
 from autograder.settings import CoursePaths, MiB
 
@@ -41,7 +41,7 @@ def prepare_grading(config: Any, assignment: str, log: Any = None) -> Grading:
     helpers = paths.release(assignment).resolve()
     if not helpers.is_dir():
         raise GraderFault(f"the release {helpers} is missing: run `nbgrader generate_assignment {assignment}` first")
-    use_helpers(helpers)
+    use_helpers(helpers)  # the judges and the messages import the released helpers
     where, created = secret.use_course_secret(kit.secret_path())
     if log is not None:
         log.info("Hidden inputs drawn from the grading secret in %s%s", where, " (created now)" if created else "")
@@ -69,27 +69,6 @@ def prepare_grading(config: Any, assignment: str, log: Any = None) -> Grading:
         edition_language(helpers),
     )
     return _resolved[key]
-
-
-def use_helpers(release: Path) -> None:
-    """Make the course's released helper modules importable in this process: the judges apply the mistake catalogue
-    students read (``nn_diagnosis``), and every message is declared in ``nn_messages``. Trusted copies: the release
-    the instructor generated, never a submission."""
-    if str(release) not in sys.path:
-        sys.path.insert(0, str(release))
-
-
-def edition_language(release: Path) -> str:
-    """The language of the release's edition: ``nn_i18n.LANGUAGE`` there, read without importing it (two editions may
-    be graded in one process)."""
-    try:
-        tree = ast.parse((release / "nn_i18n.py").read_text())
-    except (OSError, SyntaxError):
-        return "en"
-    for node in tree.body:
-        if isinstance(node, ast.Assign) and [getattr(t, "id", "") for t in node.targets] == ["LANGUAGE"]:
-            return str(ast.literal_eval(node.value))
-    return "en"
 
 
 def prepared_env(root: Path, grading: Grading, assignment: str) -> dict[str, str]:

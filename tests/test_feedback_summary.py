@@ -1,0 +1,75 @@
+"""The feedback's top box says what to fix, from the verdicts as data: each failed hidden check with its points, what
+came, the likely cause and the formula, in the edition's language; public checks apart; checks named in the list."""
+
+from __future__ import annotations
+
+from nbformat import NotebookNode
+from nbformat.v4 import new_code_cell, new_notebook
+from nn_messages import DW_TRANSPOSED, EXPECTED_GOT, LINEAR_DW_FORMULA, SHAPE, Failure
+from test_docs import documented_failure
+
+from autograder.exporters import summary
+from autograder.verdict import Passed, Verdict
+
+
+def _cell(grade_id: str, points: float, score: float, outputs: list) -> NotebookNode:
+    cell = new_code_cell("...")
+    cell.metadata["nbgrader"] = {"grade": True, "solution": False, "grade_id": grade_id, "points": points}
+    cell.metadata["nbgrader"]["score"] = score
+    cell.outputs = outputs
+    return cell
+
+
+def _class_notebook() -> NotebookNode:
+    failed = Verdict.failed("linear_backward_dw", documented_failure())
+    passed = Verdict.of("linear_forward", Passed())
+    public_error = NotebookNode(
+        output_type="error",
+        ename="CheckFailed",
+        evalue="Linear.backward: expected shape (3, 2), got shape (2, 3).",
+        traceback=["\x1b[1;31mLinear.backward: expected shape (3, 2),\x1b[0m", "  got shape (2, 3)."],
+    )
+    return new_notebook(
+        cells=[
+            _cell("public_linear", 0, 0, [public_error]),
+            _cell("test_linear_forward", 8, 8, [passed.output()]),
+            _cell("test_linear_backward_dw", 6, 0, [failed.output()]),
+            _cell("public_relu", 0, 0, []),
+        ]
+    )
+
+
+def test_the_top_box_lists_each_failed_check_with_points_cause_and_formula() -> None:
+    checks = summary.checks_of(_class_notebook())
+    box = summary.top_box(checks, "en", summary.words("en"))
+    assert "Checks that failed (1): 6 of 14 points lost" in box
+    assert "<code>linear_backward_dw</code></a> (0 / 6 points)" in box
+    assert "Linear(5, 5) with x of shape (6, 5): W.grad after backward(grad): expected -2.02315" in box
+    assert f"<b>Likely cause:</b> {DW_TRANSPOSED}" in box and "<b>The formula:</b> dW = Xᵀ G" in box
+    public, hidden = box.split("Public checks that failed")[1], box.split("Public checks that failed")[0]
+    assert "public_linear" in public and "got shape (2, 3)." in public and "\x1b" not in public
+    assert "public_linear" not in hidden and "linear_forward" not in box  # passed checks are not listed
+
+
+def test_the_top_box_is_in_the_editions_language() -> None:
+    box = summary.top_box(summary.checks_of(_class_notebook()), "zh", summary.words("zh"))
+    assert "未通过的检查 (1)" in box and DW_TRANSPOSED.render("zh") in box and LINEAR_DW_FORMULA.render("zh") in box
+    assert "Likely cause" not in box and "The formula" not in box
+
+
+def test_the_contents_name_the_hidden_tests_and_count_the_public_checks() -> None:
+    contents = summary.contents(summary.checks_of(_class_notebook()), summary.words("en"))
+    assert "Test cell" not in contents and "<code>linear_backward_dw</code></a> (0 / 6)" in contents
+    assert "Public checks (0 points): 1 of 2 failed" in contents
+
+
+def test_a_failure_without_a_cause_shows_no_cause_line() -> None:
+    plain = Failure(EXPECTED_GOT(what="Linear(3, 2)", expected=SHAPE(shape=(3, 2)), got=SHAPE(shape=(2, 3))))
+    nb = new_notebook(cells=[_cell("test_linear_forward", 8, 0, [Verdict.failed("linear_forward", plain).output()])])
+    box = summary.top_box(summary.checks_of(nb), "en", summary.words("en"))
+    assert "Likely cause" not in box and "Linear(3, 2): expected shape (3, 2), got shape (2, 3)." in box
+
+
+def test_every_check_passed_says_so() -> None:
+    nb = new_notebook(cells=[_cell("test_linear_forward", 8, 8, [Verdict.of("linear_forward", None).output()])])
+    assert "Every check passed." in summary.top_box(summary.checks_of(nb), "en", summary.words("en"))
