@@ -21,11 +21,11 @@ from unittest.mock import patch
 from autograder import registry
 from autograder.faults import Fault
 from autograder.settings import quiet_gradebook_warnings
+from autograder.verdict import MIME
 
 REPO = Path(__file__).resolve().parents[1]
 HELPERS = REPO / "source" / "mlp"
 ASSIGNMENT = "mlp"
-VERDICT_MIME = "application/vnd.dl-notes-kit.verdict+json"
 _IDS = itertools.count()
 STUB = "        raise NotImplementedError()\n"
 
@@ -42,7 +42,8 @@ def verdict(
     message: dict[str, Any] | None = None,
     numbers: dict[str, float] | None = None,
 ) -> dict[str, Any]:
-    """One check's verdict; a failure without ``message`` is an ``expected_got`` one."""
+    """One check's verdict, as the grader writes it (``autograder.verdict.Verdict.to_data``); a failure without
+    ``message`` is an ``expected_got`` one."""
     failure = None
     if not passed:
         failure = {
@@ -157,7 +158,7 @@ class ReportCourse:
             grade_id = cell["metadata"].get("nbgrader", {}).get("grade_id", "")
             if grade_id.startswith("test_") and grade_id[5:] in by_check:
                 cell["outputs"] = [
-                    {"output_type": "display_data", "metadata": {}, "data": {VERDICT_MIME: by_check[grade_id[5:]]}}
+                    {"output_type": "display_data", "metadata": {}, "data": {MIME: by_check[grade_id[5:]]}}
                 ]
         (self.folder("autograded", student) / f"{ASSIGNMENT}.ipynb").write_text(json.dumps(notebook))
         with self.gradebook() as gradebook:

@@ -12,12 +12,13 @@ import re
 from pathlib import Path
 
 import pytest
+from nn_messages import Text
 
 from autograder.faults import Fault
 from autograder.report.aggregate import GATE_CHECK, rare_groups, summarize
 from autograder.report.build import write_report
 from autograder.report.catalogue import edition_language, load_catalogue
-from autograder.report.collect import VERDICT_MIME, collect, fault_record
+from autograder.report.collect import collect, fault_record
 from autograder.report.render_html import FOLD_AFTER
 from autograder.report.similarity import SimilaritySettings, similar_pairs
 from report_course import ReportCourse, all_passed, text, verdict
@@ -90,7 +91,8 @@ def test_collect_reads_scores_from_the_gradebook_and_verdicts_from_the_notebooks
     assert students["alice"].graded and students["alice"].score == 100 and students["alice"].name == "Alice Adams"
     assert students["carol"].score == 94  # 100 - the 6 points of linear_backward_dw, as the gradebook has it
     assert [v.check for v in students["carol"].failed()] == ["linear_backward_dw"]
-    assert students["carol"].verdicts["linear_backward_dw"].cause == {"id": DW, "fields": {}}
+    dw = students["carol"].verdicts["linear_backward_dw"]  # the grader's Verdict, its test cell's points beside it
+    assert dw.failure is not None and dw.failure.cause == Text(DW) and students["carol"].points[dw.check] == 6
     assert students["vic"].verdicts[GATE_CHECK].numbers == {"accuracy": 0.981, "times_reference": 40.0}
     assert students["carol"].feedback == graded / "feedback" / "carol" / "mlp" / "mlp.html"
     assert students["dora"].feedback is None
@@ -137,11 +139,6 @@ def test_the_fault_record_read_is_the_one_the_grade_command_writes(tmp_path: Pat
     paths = CoursePaths(load_course_config(ReportCourse(tmp_path / "course").root))
     log = log_path(paths, "a.student")
     assert fault_record(paths, "a.student") == (log, log.with_suffix(".fault.json"))
-
-
-def test_the_verdicts_media_type_is_the_graders() -> None:
-    verdict_module = pytest.importorskip("autograder.verdict", reason="the grader's verdict module is not there yet")
-    assert verdict_module.MIME == VERDICT_MIME
 
 
 def test_causes_are_counted_by_id_with_their_students(graded: Path) -> None:

@@ -1,7 +1,7 @@
 """Trusted side: the class report, what the instructor sees after grading (``python -m autograder report``).
 
-Built on the verdicts each autograded notebook holds as data (one ``application/vnd.dl-notes-kit.verdict+json`` output
-per hidden test cell), never on rendered text. One concept a module:
+Built on the verdicts each autograded notebook holds as data (``autograder.verdict``: one output per hidden test cell),
+never on rendered text. One concept a module:
 
 - ``catalogue``: the course's message catalogue (the release's ``nn_messages`` and the grader's ids) and its language;
 - ``collect``: the course folder and gradebook read into plain records (``ClassData``);
@@ -13,6 +13,7 @@ per hidden test cell), never on rendered text. One concept a module:
 - ``build``: all of it for one assignment, into ``<course>/reports/<assignment>/``.
 
 May import: nbgrader, jinja2, matplotlib, copydetect, ``autograder.settings``, ``autograder.faults``,
-``autograder.registry``, and the course's released helpers with ``autograder.messages`` (``catalogue`` only). Never
-``autograder.cli``, ``autograder.grading``, the judges or the probes.
+``autograder.registry``, ``autograder.verdict``, and the course's released helpers (``autograder.helpers``) with
+``autograder.messages`` (``catalogue`` loads them). Never ``autograder.cli``, ``autograder.grading``, the judges or the
+probes.
 """

@@ -17,7 +17,8 @@ from dataclasses import dataclass, field
 
 from autograder import registry
 from autograder.report.catalogue import Catalogue
-from autograder.report.collect import CheckInfo, ClassData, Student, Verdict
+from autograder.report.collect import CheckInfo, ClassData, Student
+from autograder.verdict import Verdict
 
 GATE_CHECK = next((c.name for c in registry.CHECKS if c.slow), "mnist_accuracy")
 """The MNIST gate: its verdicts' numbers hold ``accuracy`` (0..1) and ``times_reference`` (its step time over the
@@ -79,6 +80,7 @@ class Group:
     id: str  # the cause's id, or the failure message's id
     got: str = ""  # unexplained ``expected_got``: its ``got`` field, as JSON
     text: str = ""  # the cause, or the first such failure's message, in the edition's language
+    got_text: str = ""  # the ``got`` field in the edition's language
     students: list[str] = field(default_factory=list)
 
     @property
@@ -127,11 +129,18 @@ class ClassSummary:
         return found
 
 
-def _got_key(verdict: Verdict) -> str:
-    message = verdict.message or {}
-    if message.get("id") != EXPECTED_GOT:
-        return ""
-    return json.dumps((message.get("fields") or {}).get("got"), sort_keys=True, ensure_ascii=False)
+def _got(verdict: Verdict, catalogue: Catalogue) -> tuple[str, str]:
+    """An ``expected_got`` failure's ``got`` field as JSON (what tells such failures apart) and in the edition's
+    language; ("", "") for any other failure."""
+    from nn_messages import Text
+
+    message = verdict.failure.message if verdict.failure is not None else None
+    if message is None or message.id != EXPECTED_GOT:
+        return "", ""
+    got = message.fields.get("got")
+    if isinstance(got, Text):
+        return json.dumps(got.to_data(), sort_keys=True, ensure_ascii=False), catalogue.render(got)
+    return json.dumps(got, sort_keys=True, ensure_ascii=False), str(got)
 
 
 def _grouped(found: dict[tuple[str, str], Group]) -> dict[str, list[Group]]:
@@ -161,17 +170,21 @@ def summarize(data: ClassData, catalogue: Catalogue) -> ClassSummary:
                     times.append(verdict.numbers["times_reference"])
             if verdict.passed:
                 continue
-            if verdict.cause:
+            cause = verdict.failure.cause if verdict.failure is not None else None
+            message = verdict.failure.message if verdict.failure is not None else None
+            if cause is not None:
                 summary.explained += 1
-                key = (verdict.check, str(verdict.cause.get("id", "")))
-                group = causes.get(key) or Group(verdict.check, "cause", key[1], text=catalogue.render(verdict.cause))
+                key = (verdict.check, cause.id)
+                group = causes.get(key) or Group(verdict.check, "cause", cause.id, text=catalogue.render(cause))
+                causes[key] = group
             else:
-                message_id = str((verdict.message or {}).get("id", ""))
-                key = (verdict.check, f"{message_id}|{_got_key(verdict)}")
+                message_id = message.id if message is not None else ""
+                got, got_text = _got(verdict, catalogue)
+                key = (verdict.check, f"{message_id}|{got}")
                 group = unexplained.get(key) or Group(
-                    verdict.check, "unexplained", message_id, _got_key(verdict), catalogue.render(verdict.message)
+                    verdict.check, "unexplained", message_id, got, catalogue.render(message), got_text
                 )
-            (causes if verdict.cause else unexplained)[key] = group
+                unexplained[key] = group
             group.students.append(student.id)
     ungraded = [s for s in data.students if not s.graded or s.fault is not None]
     return ClassSummary(

@@ -2,8 +2,8 @@
 notebooks), its feedback and, if it was left ungraded, why (the grade command's fault record).
 
 Every path comes from nbgrader's ``CourseDirectory`` (``autograder.settings.CoursePaths``); scores from nbgrader's
-``Gradebook``, never summed here. A verdict is read as the data the grader wrote, one output of type
-``VERDICT_MIME`` in each hidden test cell.
+``Gradebook``, never summed here. A verdict is the grader's (``autograder.verdict``), read from the output it wrote
+into each hidden test cell; the cell's points are kept beside it.
 """
 
 from __future__ import annotations
@@ -13,29 +13,14 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from autograder import registry
+from autograder import registry, verdict
 from autograder.faults import Fault
-from autograder.report.catalogue import TextData
+from autograder.report.catalogue import load_catalogue
 from autograder.settings import CoursePaths, load_course_config
+from autograder.verdict import Verdict
 
-VERDICT_MIME = "application/vnd.dl-notes-kit.verdict+json"
-"""The output a hidden test cell's verdict is written in, as data."""
 TEST_PREFIX = "test_"
 """A hidden test cell's grade_id is this and the check's name."""
-
-
-@dataclass(frozen=True)
-class Verdict:
-    """One hidden check of one submission, as the grader decided it."""
-
-    check: str
-    passed: bool
-    points: float  # the test cell's weight
-    message: TextData | None = None  # the failure's message (what was checked, what came)
-    cause: TextData | None = None  # the likely cause the evidence names, if any
-    formula: TextData | None = None
-    note: TextData | None = None  # the line shown when the check passed
-    numbers: dict[str, float] = field(default_factory=dict)  # what a judge measured (the gate: accuracy, speed)
 
 
 @dataclass
@@ -47,7 +32,8 @@ class Student:
     graded: bool = False
     score: float | None = None
     max_score: float | None = None
-    verdicts: dict[str, Verdict] = field(default_factory=dict)
+    verdicts: dict[str, Verdict] = field(default_factory=dict)  # check -> the grader's verdict
+    points: dict[str, float] = field(default_factory=dict)  # check -> its test cell's weight
     no_verdict: list[str] = field(default_factory=list)  # test cells that hold no verdict
     feedback: Path | None = None  # the feedback HTML, if it exists
     fault: Fault | None = None  # the grader's record of the last attempt that failed, if any
@@ -85,26 +71,11 @@ class ClassData:
 
 
 def verdict_of(cell: dict[str, Any]) -> Verdict | None:
-    """The verdict a test cell holds (the first output of ``VERDICT_MIME``), or None."""
-    points = float(cell.get("metadata", {}).get("nbgrader", {}).get("points", 0) or 0)
-    for output in cell.get("outputs", []):
-        data = output.get("data", {}).get(VERDICT_MIME) if output.get("output_type") == "display_data" else None
-        if isinstance(data, str):
-            data = json.loads(data)
-        if not isinstance(data, dict) or "check" not in data:
-            continue
-        failure = data.get("failure") or {}
-        return Verdict(
-            check=str(data["check"]),
-            passed=bool(data.get("passed")),
-            points=points,
-            message=failure.get("message"),
-            cause=failure.get("cause"),
-            formula=failure.get("formula"),
-            note=data.get("note"),
-            numbers={k: float(v) for k, v in (data.get("numbers") or {}).items() if isinstance(v, int | float)},
-        )
-    return None
+    """The verdict a test cell holds, or None (none, or one that cannot be read)."""
+    try:
+        return verdict.read(cell)
+    except (KeyError, TypeError, ValueError, AttributeError):
+        return None
 
 
 def test_cells(notebook: dict[str, Any]) -> dict[str, dict[str, Any]]:
@@ -210,6 +181,7 @@ def collect(course: Path, assignment: str, notebooks: list[str] | None = None) -
     paths = CoursePaths(load_course_config(course))
     scores, in_gradebook = gradebook_scores(paths, assignment)
     release = paths.release(assignment)
+    load_catalogue(release)  # the release's nn_messages, which a verdict's texts are
     notebooks = notebooks or in_gradebook or sorted(p.stem for p in release.glob("*.ipynb"))
     known = {c.name: CheckInfo(c.name, c.title, float(c.points)) for c in registry.CHECKS}
     seen: dict[str, float] = {}  # check -> points, of every test cell in a graded notebook
@@ -233,6 +205,7 @@ def collect(course: Path, assignment: str, notebooks: list[str] | None = None) -
                 continue
             verdicts, missing, points = read_verdicts(path)
             student.verdicts.update(verdicts)
+            student.points.update(points)
             student.no_verdict += missing
             seen.update(points)
             feedback = feedback_path(paths, student_id, assignment, notebook)

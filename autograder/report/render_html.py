@@ -7,7 +7,6 @@ the edition's language; the report's own headings in English, or in Chinese for 
 
 from __future__ import annotations
 
-import json
 import os
 from datetime import datetime
 from pathlib import Path
@@ -276,7 +275,7 @@ def _group_rows(summary: ClassSummary, groups: dict[str, list[Group]], links: _L
                     "anchor": g.anchor,
                     "text": g.text,
                     "id": g.id,
-                    "got": _got_text(summary, g),
+                    "got": g.got_text,
                     "count": g.count,
                     "students": links.many(g.students, w),
                 }
@@ -285,13 +284,6 @@ def _group_rows(summary: ClassSummary, groups: dict[str, list[Group]], links: _L
         }
         for check, found in sorted(groups.items(), key=lambda item: order.get(item[0], len(order)))
     ]
-
-
-def _got_text(summary: ClassSummary, group: Group) -> str:
-    if not group.got:
-        return ""
-    got = json.loads(group.got)
-    return summary.catalogue.render(got) if isinstance(got, dict) and "id" in got else str(got)
 
 
 def render(summary: ClassSummary, similarity: Similarity, folder: Path) -> str:
