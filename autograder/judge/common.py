@@ -21,14 +21,12 @@ Label = Text | str
 """What was checked: a message, or code shown as it is in every language (``MLP(4, 6, 3)``)."""
 
 
-class Opaque:
-    """Something the student's code returned that is not an array or a number (a list, a dict, ...), as recorded."""
-
-    def __init__(self, recorded: dict[str, str]) -> None:
-        self.type_name, self.text = recorded["opaque"], recorded["text"]
-
-    def __repr__(self) -> str:
-        return self.text
+def opaque(recorded: dict[str, str]) -> object:
+    """A stand-in for what the student's code returned that is not an array or a number (a list, a dict, ...), as
+    recorded: an object of a class with the value's type name, whose repr is the value's. The checks describe it as
+    they describe any value, with no knowledge of records."""
+    text = recorded["text"]
+    return type(str(recorded["opaque"]), (), {"__repr__": lambda self: text})()
 
 
 def got(
@@ -49,9 +47,9 @@ def got(
 
 
 def recorded(value: Any) -> Any:
-    """A recorded value as the judges compare it: what was not an array or a number is an ``Opaque`` (its type and
-    repr), never the record's own dict."""
-    return Opaque(value) if isinstance(value, dict) and "opaque" in value else value
+    """A recorded value as the judges compare it: what was not an array or a number is its ``opaque`` stand-in (its
+    type and repr), never the record's own dict."""
+    return opaque(value) if isinstance(value, dict) and "opaque" in value else value
 
 
 def judge_cases(

@@ -52,8 +52,7 @@ def fail(what: Label, expected: Label, got: Label, cause: Text | None = None) ->
 def check_array(what: Label, value: Any, cause: Text | None = None) -> np.ndarray:
     """Assert that ``value`` is a NumPy array of floats with no NaN or inf."""
     if not isinstance(value, np.ndarray):
-        kind = getattr(value, "type_name", type(value).__name__)  # the grader may describe a value it only saw recorded
-        got = say.KIND_VALUE(kind=kind, value=f"{value!r:.60}")
+        got = say.KIND_VALUE(kind=type(value).__name__, value=f"{value!r:.60}")
         fail(what, say.A_NUMPY_ARRAY(), got, cause or (say.RETURNED_NONE if value is None else None))
     if not np.issubdtype(value.dtype, np.floating):
         fail(what, say.FLOAT_DTYPE(), say.DTYPE(dtype=value.dtype), cause)
