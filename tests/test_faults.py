@@ -6,12 +6,13 @@ the text of a log.
 
 from __future__ import annotations
 
+import io
 from pathlib import Path
 
 import pytest
 
 from autograder.faults import FAULT_RECORD_ENV, RETRY, Fault, GraderFault, recording_faults
-from autograder.grading.autograde import STOPPED, outcome
+from autograder.grading.autograde import STOPPED, outcome, stopped
 from autograder.sandbox import SandboxError
 
 
@@ -85,3 +86,49 @@ def test_every_kind_says_whether_trying_again_can_help() -> None:
     assert {kind for kind, retry in RETRY.items() if not retry} == {"stopped"}
     with pytest.raises(ValueError, match="unknown kind"):
         Fault("bad luck", "x")
+
+
+@pytest.mark.parametrize(
+    "fault",
+    [
+        stopped(900),  # a time limit: the grade command killed it
+        Fault("nbgrader", "nbgrader autograde failed (exit status 1; sqlite3.OperationalError: database is locked)"),
+        Fault("cluster", "the workers running this submission died (KilledWorker)"),
+    ],
+    ids=lambda fault: fault.kind,
+)
+def test_the_grade_command_keeps_the_fault_it_saw_on_disk_until_the_submission_is_graded(
+    tmp_path: Path, fault: Fault
+) -> None:
+    """A fault no code inside nbgrader recorded is written by the grade command, as that code writes one; the class
+    report reads it; a later run that grades the submission removes it."""
+    from autograder.grading.autograde import Attempt, log_path, record_path
+    from autograder.grading.class_run import ClassRun
+    from autograder.report.collect import collect, fault_record
+    from autograder.settings import CoursePaths, load_course_config
+    from report_course import ReportCourse, all_passed
+
+    course = ReportCourse(tmp_path / "course")
+    course.add("erin")  # handed in
+    paths = CoursePaths(load_course_config(course.root))
+    outcomes = iter([fault, None])
+
+    def attempt(student: str) -> Attempt:
+        log = log_path(paths, student)
+        log.write_text("nbgrader autograde ...\n")
+        found = next(outcomes)
+        if found is None:
+            course.add(student, all_passed())  # what nbgrader leaves when it grades
+        return Attempt(found, 1.0, str(log))
+
+    ClassRun(paths, "mlp", attempt, 1, 1, io.StringIO()).grade("erin")
+    assert fault_record(paths, "erin")[1] == record_path(paths, "erin")
+    assert Fault.read(record_path(paths, "erin")) == fault
+    erin = collect(course.root, "mlp").students[0]
+    assert not erin.graded and erin.fault == fault
+    assert erin.why_ungraded.startswith(f"{fault.kind}: {fault.detail}") and "left no record" not in erin.why_ungraded
+
+    ClassRun(paths, "mlp", attempt, 1, 1, io.StringIO()).grade("erin")  # graded the next time
+    assert not record_path(paths, "erin").exists()
+    erin = collect(course.root, "mlp").students[0]
+    assert erin.graded and erin.fault is None and erin.why_ungraded == ""

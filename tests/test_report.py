@@ -133,12 +133,11 @@ def test_ungraded_submissions_say_why_from_the_grade_commands_record(graded: Pat
 
 
 def test_the_fault_record_read_is_the_one_the_grade_command_writes(tmp_path: Path) -> None:
-    from autograder.grading.autograde import log_path
+    from autograder.grading.autograde import log_path, record_path
     from autograder.settings import CoursePaths, load_course_config
 
     paths = CoursePaths(load_course_config(ReportCourse(tmp_path / "course").root))
-    log = log_path(paths, "a.student")
-    assert fault_record(paths, "a.student") == (log, log.with_suffix(".fault.json"))
+    assert fault_record(paths, "a.student") == (log_path(paths, "a.student"), record_path(paths, "a.student"))
 
 
 def test_causes_are_counted_by_id_with_their_students(graded: Path) -> None:

@@ -3,7 +3,8 @@ left the submission ungraded, if it did.
 
 ``autograde_one`` runs it on this machine (``autograder.grading.cluster`` on a Dask worker, with the same
 ``run_limited`` and ``outcome``); an ``Attempt`` is graded or holds the fault (``autograder.faults``), which the class
-run retries or reports. ``forget_ungraded`` removes what nbgrader registered for a submission it could not grade.
+run retries or reports, and keeps in the submission's fault record (``keep_record``). ``forget_ungraded`` removes what
+nbgrader registered for a submission it could not grade.
 """
 
 from __future__ import annotations
@@ -61,6 +62,22 @@ def log_path(paths: CoursePaths, student: str) -> Path:
     return log
 
 
+def record_path(paths: CoursePaths, student: str) -> Path:
+    """A submission's fault record, beside its log: there only while the submission's last autograde left it
+    ungraded (the class report reads it: ``autograder.report.collect.fault_record``)."""
+    return log_path(paths, student).with_suffix(".fault.json")
+
+
+def keep_record(paths: CoursePaths, student: str, fault: Fault | None) -> None:
+    """Leave why the submission is ungraded in its fault record, the record the kit's code inside nbgrader writes
+    (``Fault.write``), whatever saw the fault (a time limit, nbgrader, the cluster); None (graded): remove it."""
+    record = record_path(paths, student)
+    if fault is None:
+        record.unlink(missing_ok=True)
+    else:
+        fault.write(record)
+
+
 def run_limited(
     command: list[str], cwd: Path, env: dict[str, str], log: Path, seconds: float, preexec_fn: Any = None
 ) -> int | None:
@@ -92,8 +109,7 @@ def run_limited(
 
 def autograde_one(paths: CoursePaths, assignment: str, student: str, force: bool, env: dict[str, str]) -> Attempt:
     """``nbgrader autograde`` of one student, within ``KitGrading.autograde_seconds``."""
-    log = log_path(paths, student)
-    record = log.with_suffix(".fault.json")
+    log, record = log_path(paths, student), record_path(paths, student)
     record.unlink(missing_ok=True)
     redo = force or paths.autograded(student, assignment).exists()  # an interrupted run left a partial result
     start = time.perf_counter()

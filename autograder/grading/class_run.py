@@ -5,7 +5,8 @@ sandbox: ``autograder.grading.prepare``) and stops with the reason if something 
 autograded by its own ``nbgrader autograde --student`` process, N at a time, all writing the one gradebook
 (``autograder.grading.autograde``). A failure of grading itself (not of the student's code) is retried; if it
 persists, that submission is left ungraded (no grade is written; an earlier grade stays), the reason is printed and
-the command exits with status 1: running it again grades what is left.
+kept in its fault record (for the class report; removed once it is graded), and the command exits with status 1:
+running it again grades what is left.
 A submission that cannot be read (invalid notebook JSON, a renamed or missing
 notebook) is set aside and replaced by a note plus the released notebook, so
 it is graded (0 where it is broken) with the reason in its feedback. Links,
@@ -40,7 +41,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from autograder.faults import Fault, GraderFault
-from autograder.grading.autograde import Attempt, autograde_one, forget_ungraded
+from autograder.grading.autograde import Attempt, autograde_one, forget_ungraded, keep_record
 from autograder.grading.prepare import prepare_grading, prepared_env
 from autograder.grading.progress import Progress
 from autograder.grading.submissions import add_note, is_graded, quarantine, repair
@@ -188,6 +189,7 @@ class ClassRun:
         result = self._tries(student)
         if result.fault is not None:
             self._leave_ungraded(student, result.fault)
+        self._record(student)
         with self.progress.lock:
             self.in_flight.discard(student)
             self.results[student] = result.graded
@@ -209,6 +211,14 @@ class ClassRun:
             if not result.fault.retry:
                 break
         return result
+
+    def _record(self, student: str) -> None:
+        """Keep why the submission is ungraded on disk, for the class report; remove that record once it is graded."""
+        try:
+            keep_record(self.paths, student, self.faults.get(student))
+        except OSError as error:  # a full disk: the terminal still says why
+            with self.progress.lock:
+                self.progress.say(f"  {student}: its fault record could not be written or removed ({error})")
 
     def _leave_ungraded(self, student: str, fault: Fault) -> None:
         self.faults[student] = fault

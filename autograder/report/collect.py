@@ -103,8 +103,8 @@ def read_verdicts(path: Path) -> tuple[dict[str, Verdict], list[str], dict[str, 
 
 
 def fault_record(paths: CoursePaths, student: str) -> tuple[Path, Path]:
-    """The grade command's log of a submission and its fault record (``autograder.grading.autograde``): the record
-    is there only if the last attempt left the submission ungraded."""
+    """The grade command's log of a submission and its fault record (``autograder.grading.autograde.record_path``):
+    the record is there only if the last attempt left the submission ungraded, whatever saw the fault."""
     log = paths.graded_dir() / "logs" / f"{student}.log"
     return log, log.with_suffix(".fault.json")
 
@@ -170,7 +170,7 @@ def _why_ungraded(paths: CoursePaths, student: Student, has_notebook: bool, in_g
         again = "grading it again can help" if student.fault.retry else "grading it again cannot help"
         return f"{student.fault.kind}: {student.fault.detail} ({again})"
     if student.log is not None:
-        return f"grading failed and left no record of why; its log: {student.log}"
+        return f"grading was interrupted or failed and left no record of why; its log: {student.log}"
     if has_notebook and not in_gradebook:
         return "an autograded notebook but no grade in the gradebook (graded with another gradebook?)"
     return "not graded yet: run `python -m autograder grade` (it grades only what is left)"
