@@ -312,3 +312,49 @@ RECORD_UNJUDGEABLE = message(
     en="This check's record could not be judged ({problem}); your code changed or broke the worker's files.",
     zh="这项检查的记录无法评判（{problem}）：你的代码修改或破坏了工作进程的文件。",
 )
+
+
+# --------------------------------------------------------------------------------------------- notes to the student
+# What the grader says at the top of a graded notebook when it graded something other than what was handed in.
+
+NOTE = message("note.from_grader", en="**Note from the grader.** {note}", zh="**评分程序的说明。** {note}")
+NOTE_RENAMED = message(
+    "note.renamed",
+    en="Your notebook was named {found}; it was graded as {expected}.",
+    zh="你的 notebook 名为 {found}；它被当作 {expected} 评分。",
+)
+NOTE_MISSING = message(
+    "note.missing",
+    en="No notebook {name} was found in your submission; the unmodified release was graded instead (0 points).",
+    zh="你的提交中没有找到 notebook {name}；改为评分未经修改的发布版本（0 分）。",
+)
+NOTE_UNREADABLE = message(
+    "note.unreadable",
+    en="Your notebook could not be read ({reason}); it is kept as {kept} and the unmodified release was graded "
+    "instead (0 points).",
+    zh="你的 notebook 无法读取（{reason}）；它被保存为 {kept}，改为评分未经修改的发布版本（0 分）。",
+)
+NOTE_FOLDER_LINK = text(
+    "note.folder_link",
+    en="Your submission folder was a symbolic link, not a folder: nothing in it was graded.",
+    zh="你的提交文件夹是一个符号链接，而不是文件夹：其中的内容都没有被评分。",
+)
+NOTE_REFUSED = message(
+    "note.refused",
+    en="These entries of your submission were not graded, since they are not plain files: {entries}. "
+    "Submit plain files only (no links, pipes or devices).",
+    zh="你提交的这些条目没有被评分，因为它们不是普通文件：{entries}。请只提交普通文件（不要提交链接、管道或设备文件）。",
+)
+NOTE_ENTRY = message("note.entry", en="`{path}` ({kind})", zh="`{path}`（{kind}）")
+NOTE_MORE = message("note.more", en="{count} more", zh="另外 {count} 项")
+NOTE_UNSANDBOXED = text(
+    "note.unsandboxed",
+    en="This notebook was graded without a sandbox (`KitGrading.sandbox = False` in the course's configuration).",
+    zh="这个 notebook 是在没有沙箱的情况下评分的（课程配置中设置了 `KitGrading.sandbox = False`）。",
+)
+KIND_SYMLINK = text("note.kind.symlink", en="a symbolic link", zh="符号链接")
+KIND_HARD_LINK = text("note.kind.hard_link", en="a hard link", zh="硬链接")
+KIND_FIFO = text("note.kind.fifo", en="a FIFO (named pipe)", zh="FIFO（命名管道）")
+KIND_SOCKET = text("note.kind.socket", en="a socket", zh="套接字")
+KIND_DEVICE = text("note.kind.device", en="a device file", zh="设备文件")
+KIND_OTHER = text("note.kind.other", en="not a regular file", zh="非普通文件")

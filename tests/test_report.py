@@ -265,17 +265,23 @@ def test_the_command_writes_the_report_of_the_course_it_runs_in(
     assert "25 submission(s), 22 graded" in capsys.readouterr().out
 
 
-def test_a_grading_run_ends_with_the_class_report(
-    graded: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
-) -> None:
-    from autograder.cli import grade
+def test_a_grading_run_ends_with_the_class_report_and_the_causes_named_most_often(graded: Path) -> None:
+    import io
 
-    monkeypatch.chdir(graded)
-    monkeypatch.setattr(grade, "grade_class", lambda *args, **kwargs: {"alice": True})
+    from autograder.grading.class_run import ClassRun, report
+    from autograder.settings import CoursePaths, load_course_config
+
+    paths = CoursePaths(load_course_config(graded))
+    run = ClassRun(paths, "mlp", lambda student: None, 1, 0, io.StringIO())  # type: ignore[arg-type,return-value]
+    run.results = {"alice": True}
     (graded / "reports" / "mlp" / "report.html").unlink(missing_ok=True)
-    assert grade.main(["mlp"]) == 0
+    terminal = io.StringIO()
+    report(run, paths, "mlp", terminal)
+    out = terminal.getvalue()
     assert (graded / "reports" / "mlp" / "report.html").is_file()
-    assert f"Class report: {graded / 'reports' / 'mlp' / 'report.html'}" in capsys.readouterr().out
+    assert "Scores of the 22 graded submission(s)" in out
+    assert "Named causes seen most often (students, checks):\n  2  dW = Gᵀ X: the product is transposed" in out
+    assert f"Class report: {graded / 'reports' / 'mlp' / 'report.html'}" in out
 
 
 def test_a_report_that_fails_stops_no_grading_run(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:

@@ -55,15 +55,15 @@ def test_every_link_and_special_file_is_found_and_nothing_else(tmp_path: Path) -
         server.bind(str(folder / "sock"))
         found = refused_files(folder)
     assert found == [
-        Refused("data.txt", "a hard link"),
-        Refused("everything", "a symbolic link", str(tmp_path / "outside")),
-        Refused("notes.txt", "a symbolic link", str(tmp_path / "outside" / "secret.txt")),
-        Refused("pipe", "a FIFO (named pipe)"),
-        Refused("sock", "a socket"),
-        Refused("sub/shadow", "a symbolic link", "/etc/shadow"),
+        Refused("data.txt", "hard_link"),
+        Refused("everything", "symlink", str(tmp_path / "outside")),
+        Refused("notes.txt", "symlink", str(tmp_path / "outside" / "secret.txt")),
+        Refused("pipe", "fifo"),
+        Refused("sock", "socket"),
+        Refused("sub/shadow", "symlink", "/etc/shadow"),
     ]
     (tmp_path / "linked").symlink_to(folder)
-    assert refused_files(tmp_path / "linked") == [Refused(".", "a symbolic link", str(folder))]
+    assert refused_files(tmp_path / "linked") == [Refused(".", "symlink", str(folder))]
 
 
 def test_the_grade_command_moves_them_aside_before_nbgrader_and_says_so(tmp_path: Path) -> None:

@@ -4,7 +4,8 @@
 Run it in the course folder, as any user. What it does, in order, is ``autograder.grading.class_run``: every
 submission autograded by stock nbgrader in its own process (or as a task on a Dask cluster), a failure of grading
 itself retried and otherwise left ungraded with the reason, exit status 1 if any submission was left ungraded and 2
-if nobody could be graded. It ends by writing the class report (``python -m autograder report``).
+if nobody could be graded. It ends by writing the class report (``python -m autograder report``) and saying what the
+class's grading came to: scores, the checks lost and the causes named most often, where the report and feedback are.
 """
 
 from __future__ import annotations
@@ -17,7 +18,6 @@ from pathlib import Path
 from autograder import sandbox
 from autograder.faults import GraderFault
 from autograder.grading.class_run import grade_class
-from autograder.report.build import report_after_grading
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -52,7 +52,6 @@ def main(argv: list[str] | None = None) -> int:
     except (sandbox.SandboxError, GraderFault) as error:
         print(f"Cannot grade, nobody was graded: {error}", file=sys.stderr)
         return 2
-    report_after_grading(Path.cwd(), args.assignment)  # the class report, reports/ASSIGNMENT/report.html
     return 0 if all(results.values()) else 1
 
 

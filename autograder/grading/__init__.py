@@ -8,10 +8,12 @@
 - ``course_data``: MNIST found and validated once, before the first student;
 - ``class_run``: a whole class graded, the pipeline of ``python -m autograder grade``, from ``submissions`` (made
   gradable, marked once graded), ``autograde`` (one submission's ``nbgrader autograde`` within its limit),
-  ``cluster`` (the same as a task on a Dask worker), ``progress`` and ``summary`` (what the terminal shows).
+  ``cluster`` (the same as a task on a Dask worker), ``progress`` and ``summary`` (what the terminal shows, from the
+  class report).
 
 May import: nbgrader and its stack, Dask (``cluster``, on use), ``autograder.settings``, ``autograder.faults``,
-``autograder.sandbox``, ``autograder.registry``, ``autograder.judge``, ``autograder.grading.*`` and
-``autograder.probe`` (files copied into a worker, never run here). Never ``autograder.cli``, nor nbgrader's
+``autograder.sandbox``, ``autograder.registry``, ``autograder.judge``, ``autograder.grading.*``,
+``autograder.report`` (the class report at the end of a run, and the summary read from it) and ``autograder.probe``
+(files copied into a worker, never run here). Never ``autograder.cli``, nor nbgrader's
 preprocessors and exporters of this kit (``autograder.preprocessors``, ``autograder.exporters``), which import it.
 """

@@ -26,7 +26,8 @@ gradebook rows) is the same. A progress bar (tqdm) shows done, failed, running a
 finished submission also prints one line with the same numbers, for logs.
 
 ``grade_class`` reads in the order it runs: prepare, make the chosen submissions gradable (``make_gradable``), grade
-those not graded yet, each with its retries (``ClassRun``), then ``report``.
+those not graded yet, each with its retries (``ClassRun``), then ``report``: the class report
+(``autograder.report``) and, from it, what the terminal shows (``summary``).
 """
 
 from __future__ import annotations
@@ -45,7 +46,8 @@ from autograder.grading.autograde import Attempt, autograde_one, forget_ungraded
 from autograder.grading.prepare import prepare_grading, prepared_env
 from autograder.grading.progress import Progress
 from autograder.grading.submissions import add_note, is_graded, quarantine, repair
-from autograder.grading.summary import class_scores, summary_lines
+from autograder.grading.summary import summary_lines
+from autograder.report.build import report_after_grading
 from autograder.settings import CoursePaths, KitGrading, load_course_config
 
 if TYPE_CHECKING:
@@ -97,7 +99,7 @@ def grade_class(
         run.progress.close()
         if dispatcher is not None:
             dispatcher.close()
-    report(run, paths, assignment, notebook, out)
+    report(run, paths, assignment, out)
     return run.results
 
 
@@ -230,8 +232,8 @@ class ClassRun:
             )
 
 
-def report(run: ClassRun, paths: CoursePaths, assignment: str, notebook: str, out: Any) -> None:
-    """Who was not graded and why, the class's scores, and what to do next."""
+def report(run: ClassRun, paths: CoursePaths, assignment: str, out: Any) -> None:
+    """Who was not graded and why; the class report written, and what the class's grading came to; what next."""
     failed = sorted(run.faults)
     _say(
         out,
@@ -240,25 +242,14 @@ def report(run: ClassRun, paths: CoursePaths, assignment: str, notebook: str, ou
     )
     for student in failed:
         _say(out, f"  {student}: {run.faults[student].detail}")
-    _summary(paths, assignment, notebook, out)
+    built = report_after_grading(paths.root, assignment, out)  # reports/ASSIGNMENT/: the class, counted once
+    if built is not None:
+        html, summary = built
+        for line in summary_lines(summary, html):
+            _say(out, line)
     if failed:
         _say(
             out,
             "No grade was written for them. Fix the cause above, then run the same command again: it grades only "
             "what is left.",
-        )
-
-
-def _summary(paths: CoursePaths, assignment: str, notebook: str, out: Any) -> None:
-    try:
-        scores = class_scores(paths.db_url(), paths.coursedir.course_id, assignment, notebook)
-    except Exception as error:  # noqa: BLE001 - the summary is a courtesy: grading is done whatever it meets
-        _say(out, f"(No summary: the gradebook could not be read: {error})")
-    else:
-        for line in summary_lines(scores):
-            _say(out, line)
-        _say(
-            out,
-            f"Feedback: nbgrader generate_feedback {assignment} (then feedback/<student>/{assignment}/); "
-            "grades: nbgrader export (grades.csv).",
         )

@@ -15,11 +15,14 @@ import shutil
 import stat
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
+from autograder.helpers import edition_language
+from autograder.helpers import use as use_helpers
 from autograder.settings import CoursePaths
 
-NOTE = "**Note from the grader.** "
-"""How every note put into a graded notebook begins (``add_note`` and the kit's preprocessors)."""
+KINDS = ("symlink", "hard_link", "fifo", "socket", "device", "other")
+"""What an entry that is not graded can be (``Refused.kind``): each has its words in ``autograder.messages``."""
 
 
 @dataclass(frozen=True)
@@ -27,7 +30,7 @@ class Refused:
     """An entry of a submission folder that is not graded: not a folder, nor a regular file with a single link."""
 
     path: str  # relative to the submission folder
-    kind: str  # what it is, for the student: "a symbolic link", "a hard link", "a FIFO", ...
+    kind: str  # what it is: one of ``KINDS``
     target: str = ""  # where a symbolic link points (for the instructor's log only)
 
 
@@ -42,16 +45,16 @@ def refused_files(folder: Path) -> list[Refused]:
                 info = entry.stat(follow_symlinks=False)
                 relative = str(path.relative_to(folder))
                 if stat.S_ISLNK(info.st_mode):
-                    found.append(Refused(relative, "a symbolic link", os.readlink(path)))
+                    found.append(Refused(relative, "symlink", os.readlink(path)))
                 elif stat.S_ISDIR(info.st_mode):
                     walk(path)
                 elif not stat.S_ISREG(info.st_mode):
                     found.append(Refused(relative, _special_kind(info.st_mode)))
                 elif info.st_nlink > 1:  # the same file is elsewhere too: its content is not the student's to hand in
-                    found.append(Refused(relative, "a hard link"))
+                    found.append(Refused(relative, "hard_link"))
 
     if folder.is_symlink():
-        return [Refused(".", "a symbolic link", os.readlink(folder))]
+        return [Refused(".", "symlink", os.readlink(folder))]
     if folder.is_dir():
         walk(folder)
     return found
@@ -59,24 +62,40 @@ def refused_files(folder: Path) -> list[Refused]:
 
 def _special_kind(mode: int) -> str:
     if stat.S_ISFIFO(mode):
-        return "a FIFO (named pipe)"
+        return "fifo"
     if stat.S_ISSOCK(mode):
-        return "a socket"
+        return "socket"
     if stat.S_ISCHR(mode) or stat.S_ISBLK(mode):
-        return "a device file"
-    return "not a regular file"
+        return "device"
+    return "other"
 
 
-def refusal_note(refused: list[Refused]) -> str:
-    """What the graded notebook tells the student about the entries taken out of their submission."""
+def _messages(paths: CoursePaths, assignment: str) -> tuple[Any, str]:
+    """The grader's messages (the release's helpers made importable first) and the edition's language."""
+    release = paths.release(assignment)
+    use_helpers(release)
+    from autograder import messages
+
+    return messages, edition_language(release)
+
+
+def refusal_note(refused: list[Refused], paths: CoursePaths, assignment: str) -> str:
+    """What the graded notebook tells the student about the entries taken out of their submission, in the edition's
+    language."""
+    say, language = _messages(paths, assignment)
     if any(r.path == "." for r in refused):
-        return "Your submission folder was a symbolic link, not a folder: nothing in it was graded."
-    names = ", ".join(f"`{r.path}` ({r.kind})" for r in refused[:20])
-    more = f" and {len(refused) - 20} more" if len(refused) > 20 else ""
-    return (
-        f"These entries of your submission were not graded, since they are not plain files: {names}{more}. "
-        "Submit plain files only (no links, pipes or devices)."
+        return say.NOTE(note=say.NOTE_FOLDER_LINK).render(language)
+    kinds = dict(
+        zip(
+            KINDS,
+            (say.KIND_SYMLINK, say.KIND_HARD_LINK, say.KIND_FIFO, say.KIND_SOCKET, say.KIND_DEVICE, say.KIND_OTHER),
+            strict=True,
+        )
     )
+    entries: list[Any] = [say.NOTE_ENTRY(path=r.path, kind=kinds[r.kind]) for r in refused[:20]]
+    if len(refused) > 20:
+        entries.append(say.NOTE_MORE(count=len(refused) - 20))
+    return say.NOTE(note=say.NOTE_REFUSED(entries=entries)).render(language)
 
 
 def _nbformat():
@@ -90,14 +109,12 @@ def repair(paths: CoursePaths, assignment: str, student: str, notebook: str) -> 
     folder = paths.submitted(student, assignment)
     target = folder / notebook
     others = sorted(p for p in folder.glob("*.ipynb") if p.name != notebook)
+    say, language = _messages(paths, assignment)
     if not target.exists() and len(others) == 1:
         others[0].rename(target)
-        note = f"Your notebook was named {others[0].name!r}; it was graded as {notebook!r}."
+        note = say.NOTE(note=say.NOTE_RENAMED(found=repr(others[0].name), expected=repr(notebook))).render(language)
     elif not target.exists():
-        note = (
-            f"No notebook {notebook!r} was found in your submission; the unmodified release was graded instead "
-            "(0 points)."
-        )
+        note = say.NOTE(note=say.NOTE_MISSING(name=repr(notebook))).render(language)
         return _replace_with_release(paths, assignment, target, note)
     else:
         note = None
@@ -108,13 +125,8 @@ def repair(paths: CoursePaths, assignment: str, student: str, notebook: str) -> 
     except Exception as error:  # noqa: BLE001 - any unreadable notebook is set aside, whatever the reason
         target.rename(target.with_name(target.name + ".unreadable"))
         reason = f"{type(error).__name__}: {str(error).splitlines()[0][:200] if str(error) else ''}"
-        return _replace_with_release(
-            paths,
-            assignment,
-            target,
-            f"Your notebook could not be read ({reason}); it is kept as "
-            f"{target.name}.unreadable and the unmodified release was graded instead (0 points).",
-        )
+        note = say.NOTE(note=say.NOTE_UNREADABLE(reason=reason, kept=f"{target.name}.unreadable")).render(language)
+        return _replace_with_release(paths, assignment, target, note)
     if note:
         add_note(target, note)
     return note
@@ -128,9 +140,10 @@ def _replace_with_release(paths: CoursePaths, assignment: str, target: Path, not
 
 
 def add_note(path: Path, note: str) -> None:
+    """Put ``note`` (words in the edition's language) at the top of the notebook."""
     nbformat = _nbformat()
     nb = nbformat.read(path, as_version=4)
-    nb.cells.insert(0, nbformat.v4.new_markdown_cell(NOTE + note))
+    nb.cells.insert(0, nbformat.v4.new_markdown_cell(note))
     nbformat.write(nb, path)
 
 
@@ -157,7 +170,7 @@ def quarantine(paths: CoursePaths, assignment: str, student: str) -> tuple[str, 
     if any(entry.path == "." for entry in refused):
         folder.mkdir()
     listed = ", ".join(f"{e.path} ({e.kind}{' to ' + e.target if e.target else ''})" for e in refused)
-    return refusal_note(refused), f"not graded, not plain files, moved to {aside}: {listed}"
+    return refusal_note(refused, paths, assignment), f"not graded, not plain files, moved to {aside}: {listed}"
 
 
 def _fingerprint(paths: CoursePaths, assignment: str, student: str) -> str:

@@ -1,51 +1,57 @@
-"""What a class's grading came to, for the terminal at the end of ``python -m autograder grade``: scores and the
-checks lost most often, read from the gradebook (numbers, not messages)."""
+"""What a class's grading came to, for the terminal at the end of ``python -m autograder grade``: the scores, the
+checks lost and the named causes seen most often, and where the class report and the feedback are.
+
+Read from the class report's summary (``autograder.report``: the gradebook's scores and the verdicts as data, read
+once), never from rendered messages; a cause is counted by its id and shown in the edition's language.
+"""
 
 from __future__ import annotations
 
 import statistics
 from pathlib import Path
 
-CellScores = dict[str, tuple[float, float]]  # test cell grade_id -> (score, max_score)
+from autograder.report.aggregate import ClassSummary, causes_by_id
 
 
-def class_scores(db_url: str, course_id: str, assignment: str, notebook: str) -> dict[str, CellScores]:
-    """student -> their test cells' scores, for every graded submission of ``assignment`` in the gradebook."""
-    from nbgrader.api import Gradebook
-
-    found: dict[str, CellScores] = {}
-    with Gradebook(db_url, course_id) as gradebook:
-        for submission in gradebook.assignment_submissions(assignment):
-            student = submission.student.id
-            graded = gradebook.find_submission_notebook(Path(notebook).stem, assignment, student)
-            found[student] = {
-                grade.name: (float(grade.score), float(grade.max_score))
-                for grade in graded.grades
-                if grade.cell.cell_type == "code" and grade.max_score  # the graded test cells, not 0-point checks
-            }
-    return found
-
-
-def summary_lines(scores: dict[str, CellScores], most_lost: int = 5) -> list[str]:
-    """The class in a few lines: the totals' mean, median and range, and the checks lost most often."""
-    if not scores:
-        return []
-    totals = [sum(score for score, _ in cells.values()) for cells in scores.values()]
-    best = max(sum(top for _, top in cells.values()) for cells in scores.values())
-    lines = [
-        f"Scores of the {len(totals)} graded submission(s): mean {statistics.fmean(totals):.1f}, median "
-        f"{statistics.median(totals):g}, lowest {min(totals):g}, highest {max(totals):g} (of {best:g})."
-    ]
-    lost: dict[str, int] = {}
-    for cells in scores.values():
-        for cell, (score, top) in cells.items():
-            if score < top:
-                lost[cell] = lost.get(cell, 0) + 1
-    if lost:
-        ranked = sorted(lost.items(), key=lambda item: (-item[1], item[0]))[:most_lost]
+def summary_lines(summary: ClassSummary, report: Path, most: int = 5) -> list[str]:
+    """The class in a few lines: the totals' mean, median and range, the checks lost and the named causes seen most
+    often (``most`` of each), then where the report and the feedback are."""
+    data = summary.data
+    graded = data.graded()
+    lines = []
+    totals = summary.scores.values
+    if totals:
         lines.append(
-            "Checks lost most often: " + ", ".join(f"{cell} ({count} of {len(scores)})" for cell, count in ranked) + "."
+            f"Scores of the {len(totals)} graded submission(s): mean {statistics.fmean(totals):.1f}, median "
+            f"{statistics.median(totals):g}, lowest {min(totals):g}, highest {max(totals):g} "
+            f"(of {summary.max_score or 0:g})."
         )
-    else:
+    lost = sorted((c for c in summary.checks if c.failed), key=lambda c: (-c.failed, c.info.name))[:most]
+    if lost:
+        ranked = ", ".join(f"{c.info.name} ({c.failed} of {len(graded)})" for c in lost)
+        lines.append(f"Checks lost most often: {ranked}.")
+    elif graded:
         lines.append("No check was lost.")
+    causes = causes_by_id(summary)[:most]
+    if causes:
+        lines.append("Named causes seen most often (students, checks):")
+        width = len(str(len(causes[0].students)))
+        lines += [f"  {len(c.students):>{width}}  {c.text} ({', '.join(c.checks)})" for c in causes]
+    lines.append(f"Class report: {report} (and CSV, JSON beside it)")
+    lines.append(_feedback_line(summary))
     return lines
+
+
+def _feedback_line(summary: ClassSummary) -> str:
+    data = summary.data
+    graded = data.graded()
+    have = sum(1 for s in graded if s.feedback is not None)
+    command = f"`nbgrader generate_feedback {data.assignment}"
+    where = data.feedback or Path("feedback", "<student>", data.assignment)
+    grades = "grades: `nbgrader export` (grades.csv)."
+    if not have:
+        return f"Feedback: none yet: {command}` writes it into {where}/; {grades}"
+    return (
+        f"Feedback: {where}/ ({have} of {len(graded)} graded have it; {command} --force` writes it again from this "
+        f"grading); {grades}"
+    )

@@ -33,7 +33,7 @@ import nbformat
 from nbformat import NotebookNode
 from nbgrader.preprocessors import NbGraderPreprocessor
 
-from autograder.grading.submissions import NOTE, refusal_note, refused_files
+from autograder.grading.submissions import refusal_note, refused_files
 from autograder.settings import CoursePaths, KitGrading
 
 
@@ -67,7 +67,7 @@ class RefuseLinks(NbGraderPreprocessor):
         notebook = f"{info['notebook']}.ipynb"
         if any(entry.path in (".", notebook) for entry in refused):
             nb = nbformat.read(paths.release(assignment) / notebook, as_version=4)
-        nb.cells.insert(0, nbformat.v4.new_markdown_cell(NOTE + refusal_note(refused)))
+        nb.cells.insert(0, nbformat.v4.new_markdown_cell(refusal_note(refused, paths, assignment)))
         return nb, resources
 
 

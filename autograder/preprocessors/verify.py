@@ -20,11 +20,6 @@ from autograder.grading.prepare import prepare_grading
 from autograder.grading.verify import answer_cells, control_cells, verify
 from autograder.verdict import Verdict
 
-UNSANDBOXED_NOTE = (
-    "**Note from the grader.** This notebook was graded without a sandbox "
-    "(`KitGrading.sandbox = False` in the course's configuration)."
-)
-
 
 def apply_verdict(cell: NotebookNode, verdict: Verdict, language: str) -> None:
     """Replace the test cell's outputs (the kernel's stand-in) with the verdict, as data and as words in ``language``:
@@ -67,5 +62,8 @@ class VerifyOutsideKernel(NbGraderPreprocessor):
             if cell.cell_type == "code" and grade_id.startswith("test_") and check in verdicts:
                 apply_verdict(cell, verdicts[check], grading.language)
         if not grading.isolated:
-            nb.cells.insert(0, nbformat.v4.new_markdown_cell(UNSANDBOXED_NOTE))
+            from autograder.messages import NOTE, NOTE_UNSANDBOXED
+
+            note = NOTE(note=NOTE_UNSANDBOXED).render(grading.language)
+            nb.cells.insert(0, nbformat.v4.new_markdown_cell(note))
         return nb, resources

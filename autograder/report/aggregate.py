@@ -200,6 +200,28 @@ def summarize(data: ClassData, catalogue: Catalogue) -> ClassSummary:
     )
 
 
+@dataclass(frozen=True)
+class Cause:
+    """One named cause across the class, whatever checks showed it: its id, its words, its students and checks."""
+
+    id: str
+    text: str
+    students: list[str]
+    checks: list[str]
+
+
+def causes_by_id(summary: ClassSummary) -> list[Cause]:
+    """Every named cause counted by its id across the checks, the one most students showed first."""
+    found: dict[str, tuple[str, set[str], list[str]]] = {}
+    for groups in summary.causes.values():
+        for group in groups:
+            text, students, checks = found.setdefault(group.id, (group.text, set(), []))
+            students.update(group.students)
+            checks.append(group.check)
+    causes = [Cause(id, text, sorted(students), checks) for id, (text, students, checks) in found.items()]
+    return sorted(causes, key=lambda c: (-len(c.students), c.id))
+
+
 def rare_groups(summary: ClassSummary, share: float = 0.05, at_most: int = 2) -> dict[str, Group]:
     """Causes and unexplained failures seen in few students (at most ``at_most``, or ``share`` of those graded)."""
     limit = max(at_most, math.floor(share * len(summary.data.graded())))

@@ -8,7 +8,6 @@ mark the rare mistakes each pair shares, then write ``report.html`` and the tabl
 from __future__ import annotations
 
 import sys
-import time
 from pathlib import Path
 from typing import Any
 
@@ -57,13 +56,12 @@ def write_report(
     return html, summary, similarity
 
 
-def report_after_grading(course: Path, assignment: str, out: Any = None) -> None:
-    """For the end of a grading run: write the class report and say where; a report that fails stops nothing."""
-    out = out or sys.stdout
-    start = time.perf_counter()
+def report_after_grading(course: Path, assignment: str, out: Any = None) -> tuple[Path, ClassSummary] | None:
+    """For the end of a grading run: write the class report; return its HTML file and the summary the terminal shows
+    (``autograder.grading.summary``), or None, saying why, if it could not be written: that stops nothing."""
     try:
-        html, _, _ = write_report(course, assignment)
+        html, summary, _ = write_report(course, assignment)
     except Exception as error:  # noqa: BLE001 - the report is a courtesy: grading is done whatever it meets
-        print(f"(No class report: {type(error).__name__}: {error})", file=out, flush=True)
-    else:
-        print(f"Class report: {html} ({time.perf_counter() - start:.1f} s)", file=out, flush=True)
+        print(f"(No class report: {type(error).__name__}: {error})", file=out or sys.stdout, flush=True)
+        return None
+    return html, summary

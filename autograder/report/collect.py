@@ -62,6 +62,7 @@ class ClassData:
     release: Path
     checks: list[CheckInfo]
     students: list[Student]
+    feedback: Path | None = None  # the folder of a student's feedback, ``<student>`` standing for their id
 
     def release_notebooks(self) -> list[Path]:
         return [self.release / f"{nb}.ipynb" for nb in self.notebooks]
@@ -214,4 +215,6 @@ def collect(course: Path, assignment: str, notebooks: list[str] | None = None) -
         students.append(student)
     checks = [info for name, info in known.items() if name in seen or not seen]
     checks += [CheckInfo(name, name, points) for name, points in seen.items() if name not in known]
-    return ClassData(paths.root, assignment, notebooks, release, checks, students)
+    coursedir = paths.coursedir
+    feedback = Path(coursedir.format_path(coursedir.feedback_directory, "<student>", assignment))
+    return ClassData(paths.root, assignment, notebooks, release, checks, students, feedback)

@@ -20,8 +20,12 @@ LANGUAGES = ("en", "zh")
 """The languages every message is written in."""
 
 Field = Any
-"""A field of a ``Text``: a ``Text`` (rendered in the same language), or a raw value (code, numbers, shapes, a type
-name) shown as ``str(value)`` in every language."""
+"""A field of a ``Text``: a ``Text`` (rendered in the same language), a list of fields (rendered one by one and joined
+as the language lists things), or a raw value (code, numbers, shapes, a type name) shown as ``str(value)`` in every
+language."""
+
+LIST_SEPARATOR = {"en": ", ", "zh": "、"}
+"""How a language separates the items of a list."""
 
 
 @dataclass(frozen=True)
@@ -81,19 +85,25 @@ class Text:
 def _field_data(value: Field) -> Any:
     if isinstance(value, Text):
         return value.to_data()
+    if isinstance(value, list):
+        return [_field_data(item) for item in value]
     if isinstance(value, (bool, int, float)) or value is None:
         return value
     return str(value)
 
 
 def _field_value(value: Any) -> Field:
+    if isinstance(value, list):
+        return [_field_value(item) for item in value]
     return Text.from_data(value) if isinstance(value, Mapping) and "id" in value else value
 
 
-def render(text: Text | str | None, language: str = "en") -> str:
+def render(text: Text | list | str | None, language: str = "en") -> str:
     """``text`` in ``language`` (a raw string is shown as it is; an unknown language falls back to English)."""
     if text is None:
         return ""
+    if isinstance(text, list):
+        return LIST_SEPARATOR.get(language, ", ").join(render(item, language) for item in text)
     if not isinstance(text, Text):
         return str(text)
     template = CATALOGUE[text.id].template(language if language in LANGUAGES else "en")
@@ -574,8 +584,8 @@ RELU_NOT_CALLED_FORWARD = cause(
 )
 LAYER_ORDER = message(
     "cause.mlp.layer_order",
-    en="{direction} calls the layers in the order {seen}; expected {expected}",
-    zh="{direction} 调用各层的顺序为 {seen}；应为 {expected}",
+    en="{direction} calls the layers in the order {seen}; expected {order}",
+    zh="{direction} 调用各层的顺序为 {seen}；应为 {order}",
 )
 PARAMETERS_MISS = message(
     "cause.mlp.parameters_miss",

@@ -460,7 +460,7 @@ def call_order_cause(calls: Sequence[str], direction: str, completed: bool = Tru
         return say.BACKWARD_STARTED(layer=seen[0])
     if completed and f"relu.{direction}" not in seen:
         return say.RELU_NOT_CALLED_BACKWARD if direction == "backward" else say.RELU_NOT_CALLED_FORWARD
-    return say.LAYER_ORDER(direction=direction, seen=", ".join(seen), expected=", ".join(expected))
+    return say.LAYER_ORDER(direction=direction, seen=", ".join(seen), order=", ".join(expected))
 
 
 def run_recorded(

@@ -181,8 +181,8 @@ def check_unchanged(what: Label, after: np.ndarray, before: np.ndarray) -> None:
     index = tuple(int(i) for i in np.argwhere(after != before)[0])
     fail(
         what,
-        say.STAY_UNCHANGED(value=f"{before[index]:.6g}", index=index),
-        f"{after[index]:.6g}",
+        say.STAY_UNCHANGED(value=_number(before[index]), index=index),
+        _number(after[index]),
         say.CHANGED_IN_PLACE,
     )
 
