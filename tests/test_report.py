@@ -8,7 +8,10 @@ from __future__ import annotations
 
 import csv
 import json
+import os
 import re
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -187,6 +190,33 @@ def test_similar_answers_are_leads_with_the_rare_mistakes_they_share(graded: Pat
     assert "a lead for a person to look at, not a finding of copying" in page
 
 
+def test_methods_not_written_yet_are_listed_apart_from_the_residue(tmp_path: Path) -> None:
+    def unwritten(check: str, method: str) -> dict:
+        return verdict(check, False, message=text("not_written", what=f"{check}: forward(x)", method=method))
+
+    c = ReportCourse(tmp_path / "course")
+    c.add("bob", _with(unwritten("linear_forward", "Linear.forward"), unwritten("relu_forward", "ReLU.forward")))
+    c.add("ned", _with(unwritten("linear_forward", "Linear.forward")))
+    raised = text("raised", what="Linear.forward", exception="ValueError", message="shapes (4,3) and (2,3)")
+    c.add("uma", _with(verdict("linear_forward", False, message=raised)))
+    html, summary, _ = write_report(c.root, "mlp", similar=False)
+    assert [(g.check, g.text, g.students) for gs in summary.not_written.values() for g in gs] == [
+        ("linear_forward", "Linear.forward", ["bob", "ned"]),
+        ("relu_forward", "ReLU.forward", ["bob"]),
+    ]
+    assert [g.id for g in summary.unexplained["linear_forward"]] == ["raised"]  # the residue: what no cause explains
+    assert "relu_forward" not in summary.unexplained
+    check = {c.info.name: c for c in summary.checks}["linear_forward"]
+    assert (check.failed, check.not_written, check.unexplained) == (3, 2, 1)
+    assert not any(g.kind == "not_written" for g in rare_groups(summary, share=0.0, at_most=5).values())
+    page = html.read_text()
+    written = page.index('<section id="not_written"><h2>Methods not written yet</h2>')
+    assert page.index('<section id="unexplained">') < written and "<code>ReLU.forward</code>" in page[written:]
+    with (html.parent / "checks.csv").open(encoding="utf-8-sig") as f:
+        row = next(r for r in csv.DictReader(f) if r["check"] == "linear_forward")
+    assert (row["not_written"], row["without_cause"]) == ("2", "1")
+
+
 def test_given_and_common_code_is_not_evidence() -> None:
     given = "class Linear(Module):\n    def forward(self, x):\n        raise NotImplementedError()\n"
     canonical = "class Linear(Module):\n    def forward(self, x):\n        return x @ self.W + self.b\n" * 3
@@ -289,3 +319,30 @@ def test_a_report_that_fails_stops_no_grading_run(tmp_path: Path, capsys: pytest
 
     report_after_grading(tmp_path / "no-course", "mlp")
     assert capsys.readouterr().out.startswith("(No class report: ")
+
+
+def test_similar_pairs_are_the_same_in_every_process() -> None:
+    """copydetect hashes k-grams with Python's ``hash``, which each process seeds its own way (PYTHONHASHSEED):
+    winnowing would keep other k-grams and a borderline pair come and go. The report's own hash is the same in every
+    process."""
+    script = f"""
+import json
+from autograder.report.similarity import SimilaritySettings, fingerprints, normalised, similar_pairs
+odd = {ODD_LINEAR!r}
+answers = {{
+    "pat": odd,
+    "quin": odd.replace("acc", "total").replace("np.add.reduce(grad, axis=0)", "grad.sum(axis=0)"),
+    "rex": odd.replace("for row in range(x.shape[0]):", "for i, row in enumerate(x):"),
+    "sam": "class Linear(Module):\\n    def forward(self, x):\\n        return x @ self.W + self.b\\n",
+}}
+pairs = similar_pairs(answers, "", SimilaritySettings(threshold=0.3, min_tokens=10)).pairs
+print(json.dumps([hash("a k-gram"), sorted(fingerprints(normalised(odd), 25, 6)[0]), [vars(p) for p in pairs]]))
+"""
+    runs = []
+    for seed in ("1", "2"):
+        env = {**os.environ, "PYTHONHASHSEED": seed}
+        done = subprocess.run([sys.executable, "-c", script], env=env, capture_output=True, text=True, check=False)
+        assert done.returncode == 0, done.stderr
+        runs.append(json.loads(done.stdout))
+    assert runs[0][0] != runs[1][0]  # Python's own hash differs between the two processes ...
+    assert runs[0][1:] == runs[1][1:] and runs[0][1] and len(runs[0][2]) >= 2  # ... the fingerprints and pairs do not

@@ -3,8 +3,9 @@
 Run it in the course folder, like nbgrader, after grading (``python -m autograder grade`` also writes it at its end).
 It writes ``report.html`` (one self-contained file: opens offline, no script), ``students.csv``, ``checks.csv``,
 ``causes.csv``, ``similar.csv`` and ``report.json`` into ``reports/ASSIGNMENT/`` (``autograder.report``): the scores,
-each check's pass rate, each named cause with its students, the failures no cause explains yet, the MNIST gate's
-accuracy and speed, similar submissions as leads for a person, the ungraded submissions and why, and every student.
+each check's pass rate, each named cause with its students, the methods not written yet, the failures no cause
+explains yet, the MNIST gate's accuracy and speed, similar submissions as leads for a person, the ungraded
+submissions and why, and every student.
 """
 
 from __future__ import annotations
@@ -42,6 +43,7 @@ def main(argv: list[str] | None = None) -> int:
         f"{len(data.students)} submission(s), {len(data.graded())} graded, "
         f"{sum(len(groups) for groups in summary.causes.values())} named cause(s), "
         f"{sum(len(groups) for groups in summary.unexplained.values())} kind(s) of unexplained failure, "
+        f"{sum(c.not_written for c in summary.checks)} failure(s) of methods not written yet, "
         f"{len(similarity.pairs)} similar pair(s)."
     )
     print(f"Class report: {html} (and CSV, JSON beside it; {time.perf_counter() - start:.1f} s)")

@@ -1,9 +1,10 @@
 """What a class's verdicts come to, from ``collect.ClassData``: pure functions, no files.
 
 Per check: its pass rate; each named cause (a cause's id is what is counted, never its words) with the students who
-showed it; and the residue the catalogue does not explain yet, failures without a cause grouped by what came (the
-message's id, and its ``got`` field when the message is ``expected_got``). Then the scores, the MNIST gate's accuracy
-and speed, and who was not graded and why.
+showed it; the methods not written yet (a failure of message ``not_written``: the method still raises
+NotImplementedError), apart; and the residue the catalogue does not explain yet, the other failures without a cause
+grouped by what came (the message's id, and its ``got`` field when the message is ``expected_got``). Then the scores,
+the MNIST gate's accuracy and speed, and who was not graded and why.
 """
 
 from __future__ import annotations
@@ -25,6 +26,8 @@ GATE_CHECK = next((c.name for c in registry.CHECKS if c.slow), "mnist_accuracy")
 grader's NumPy step)."""
 EXPECTED_GOT = "expected_got"
 """The message id whose ``got`` field tells unexplained failures apart."""
+NOT_WRITTEN = "not_written"
+"""The message id of a failure whose method still raises NotImplementedError (its ``method`` field names it)."""
 
 
 @dataclass(frozen=True)
@@ -60,7 +63,13 @@ class CheckSummary:
     judged: int = 0  # graded submissions with a verdict on it
     passed: int = 0
     explained: int = 0  # failed, with a named cause
+    not_written: int = 0  # failed, the method not written yet
     no_verdict: int = 0  # graded submissions whose test cell holds no verdict
+
+    @property
+    def unexplained(self) -> int:
+        """Failed for a reason the catalogue does not name yet."""
+        return self.failed - self.explained - self.not_written
 
     @property
     def failed(self) -> int:
@@ -73,13 +82,14 @@ class CheckSummary:
 
 @dataclass
 class Group:
-    """Students whose failures of one check are alike: one named cause, or one unexplained kind of failure."""
+    """Students whose failures of one check are alike: one named cause, methods not written yet, or one unexplained
+    kind of failure."""
 
     check: str
-    kind: str  # "cause" or "unexplained"
+    kind: str  # "cause", "not_written" or "unexplained"
     id: str  # the cause's id, or the failure message's id
     got: str = ""  # unexplained ``expected_got``: its ``got`` field, as JSON
-    text: str = ""  # the cause, or the first such failure's message, in the edition's language
+    text: str = ""  # the cause, the methods not written, or the first such failure's message, in the edition's language
     got_text: str = ""  # the ``got`` field in the edition's language
     students: list[str] = field(default_factory=list)
 
@@ -105,6 +115,7 @@ class ClassSummary:
     catalogue: Catalogue
     checks: list[CheckSummary]
     causes: dict[str, list[Group]]  # check -> its named causes, most frequent first
+    not_written: dict[str, list[Group]]  # check -> its failures of methods not written yet (one group)
     unexplained: dict[str, list[Group]]  # check -> its unexplained failures, grouped by what came
     scores: Distribution
     accuracy: Distribution  # the gate's test accuracy, 0..1
@@ -117,11 +128,12 @@ class ClassSummary:
         return max(tops) if tops else None
 
     def groups(self) -> list[Group]:
-        """Every named cause and unexplained group, check by check."""
-        return [g for groups in (*self.causes.values(), *self.unexplained.values()) for g in groups]
+        """Every named cause, methods not written and unexplained group, check by check."""
+        kinds = (self.causes, self.not_written, self.unexplained)
+        return [g for by_check in kinds for groups in by_check.values() for g in groups]
 
     def groups_by_student(self) -> dict[str, list[Group]]:
-        """student -> the causes and unexplained groups they are in."""
+        """student -> the groups they are in."""
         found: dict[str, list[Group]] = {}
         for group in self.groups():
             for student in group.students:
@@ -155,6 +167,8 @@ def summarize(data: ClassData, catalogue: Catalogue) -> ClassSummary:
     checks = {info.name: CheckSummary(info) for info in data.checks}
     causes: dict[tuple[str, str], Group] = {}
     unexplained: dict[tuple[str, str], Group] = {}
+    not_written: dict[tuple[str, str], Group] = {}
+    methods: dict[str, set[str]] = {}  # check -> the methods not written
     accuracy, times = [], []
     for student in data.graded():
         for name in student.no_verdict:
@@ -177,6 +191,11 @@ def summarize(data: ClassData, catalogue: Catalogue) -> ClassSummary:
                 key = (verdict.check, cause.id)
                 group = causes.get(key) or Group(verdict.check, "cause", cause.id, text=catalogue.render(cause))
                 causes[key] = group
+            elif message is not None and message.id == NOT_WRITTEN:
+                summary.not_written += 1
+                key = (verdict.check, NOT_WRITTEN)
+                group = not_written.setdefault(key, Group(verdict.check, "not_written", NOT_WRITTEN))
+                methods.setdefault(verdict.check, set()).add(str(message.fields.get("method", "")))
             else:
                 message_id = message.id if message is not None else ""
                 got, got_text = _got(verdict, catalogue)
@@ -186,12 +205,15 @@ def summarize(data: ClassData, catalogue: Catalogue) -> ClassSummary:
                 )
                 unexplained[key] = group
             group.students.append(student.id)
+    for (check, _), group in not_written.items():
+        group.text = ", ".join(sorted(methods[check]))
     ungraded = [s for s in data.students if not s.graded or s.fault is not None]
     return ClassSummary(
         data,
         catalogue,
         list(checks.values()),
         _grouped(causes),
+        _grouped(not_written),
         _grouped(unexplained),
         Distribution([s.score for s in data.graded() if s.score is not None]),
         Distribution(accuracy),
@@ -223,6 +245,7 @@ def causes_by_id(summary: ClassSummary) -> list[Cause]:
 
 
 def rare_groups(summary: ClassSummary, share: float = 0.05, at_most: int = 2) -> dict[str, Group]:
-    """Causes and unexplained failures seen in few students (at most ``at_most``, or ``share`` of those graded)."""
+    """Causes and unexplained failures seen in few students (at most ``at_most``, or ``share`` of those graded); a
+    method not written yet is no mistake."""
     limit = max(at_most, math.floor(share * len(summary.data.graded())))
-    return {g.key: g for g in summary.groups() if g.count <= limit}
+    return {g.key: g for g in summary.groups() if g.count <= limit and g.kind != "not_written"}

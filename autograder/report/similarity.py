@@ -2,7 +2,8 @@
 
 Each student's answer cells (code cells whose nbgrader metadata says ``solution: true``) of the submitted notebook
 are fingerprinted with ``copydetect``'s own steps (tokens normalised, names as ``V``; winnowed k-grams; the released
-notebook's code removed as boilerplate) and pairs compared with its ``compare_files``. Fingerprints that many
+notebook's code removed as boilerplate) and pairs compared with its ``compare_files``; only the k-grams' hash is the
+report's own (``kgram_hashes``), the same in every process, so two runs list the same pairs. Fingerprints that many
 students share are set aside too, like the given code: the natural way to write a short answer is not evidence. A
 pair is listed when what is left of each one's code is mostly found in the other's. Similar code has innocent causes
 (a study group, the same tutorial, an answer with one natural form); the report says so, and adds the rare mistakes a
@@ -23,6 +24,8 @@ from typing import Any
 
 PARALLEL_FROM = 300
 """Classes this large are tokenised on every core."""
+_BASE, _MIX1, _MIX2 = 0x100000001B3, 0xBF58476D1CE4E5B9, 0x94D049BB133111EB
+"""The k-gram hash: a polynomial in this base, then splitmix64's finaliser (modulo 2**64)."""
 
 
 @dataclass(frozen=True)
@@ -96,13 +99,13 @@ class Fingerprint:
     hashes (``copydetect.utils.get_document_fingerprints``) and how many of its tokens they cover."""
 
     filtered_code: str
-    hashes: set[Any]
-    hash_idx: dict[Any, list[int]]
+    hashes: set[int]
+    hash_idx: dict[int, list[int]]
     k: int
     token_coverage: float = 0.0
     offsets: Any = ()  # copydetect maps matches back to the raw code with these; the report needs no highlighting
 
-    def set_aside(self, common: set[Any]) -> None:
+    def set_aside(self, common: set[int]) -> None:
         """Drop ``common`` fingerprints, as copydetect drops boilerplate, and count the tokens left."""
         from copydetect.utils import get_token_coverage
 
@@ -120,8 +123,7 @@ def normalised(code: str) -> str:
 
 
 def _normalise_all(codes: list[str]) -> list[str]:
-    """Tokenising is most of the cost: on every core for a large class (hashing stays in this process, whose
-    ``hash`` of a string is its own)."""
+    """Tokenising is most of the cost: on every core for a large class."""
     workers = min(os.cpu_count() or 1, 8)
     if len(codes) < PARALLEL_FROM or workers < 2:
         return [normalised(code) for code in codes]
@@ -129,27 +131,59 @@ def _normalise_all(codes: list[str]) -> list[str]:
         return list(pool.map(normalised, codes, chunksize=64))
 
 
+def kgram_hashes(code: str, k: int) -> Any:
+    """A 64-bit hash of every ``k`` characters of ``code`` in a row, as an int64 array: what copydetect's
+    ``hashed_kgrams`` computes with Python's ``hash``, which changes from process to process (``PYTHONHASHSEED``) and
+    with it which k-grams winnowing keeps, so a borderline pair would come and go between runs."""
+    import numpy as np
+
+    chars = np.frombuffer(code.encode("utf-32-le"), dtype=np.uint32).astype(np.uint64)
+    count = len(chars) - k + 1
+    if count <= 0:
+        return np.zeros(0, dtype=np.int64)
+    hashes = np.zeros(count, dtype=np.uint64)
+    base, mix1, mix2 = np.uint64(_BASE), np.uint64(_MIX1), np.uint64(_MIX2)
+    for offset in range(k):  # unsigned arithmetic wraps around: modulo 2**64
+        hashes = hashes * base + chars[offset : offset + count]
+    for shift, factor in ((30, mix1), (27, mix2)):  # every character in every bit: winnowing keeps the smallest
+        hashes = (hashes ^ (hashes >> np.uint64(shift))) * factor
+    return (hashes ^ (hashes >> np.uint64(31))).view(np.int64)
+
+
+def fingerprints(code: str, k: int, window: int, boilerplate: Any = ()) -> tuple[set[int], dict[int, list[int]]]:
+    """copydetect's ``get_document_fingerprints`` with ``kgram_hashes``: the winnowed hashes of ``code`` (normalised)
+    but those in ``boilerplate``, and where each one starts."""
+    import numpy as np
+    from copydetect.utils import winnow
+
+    hashes, where = winnow(kgram_hashes(code, k), window, remove_duplicates=False)
+    if len(boilerplate):
+        kept = ~np.isin(hashes, boilerplate)
+        hashes, where = hashes[kept], where[kept]
+    index: dict[int, list[int]] = {}
+    for value, start in zip(hashes.tolist(), where.tolist(), strict=True):
+        index.setdefault(value, []).append(start)
+    return set(index), index
+
+
 def similar_pairs(answers: dict[str, str], given: str, settings: SimilaritySettings | None = None) -> Similarity:
     """Pairs of students whose ``answers`` are alike beyond the ``given`` code (and the code most students share)."""
-    import numpy as np
     from copydetect import compare_files
-    from copydetect.utils import get_document_fingerprints
 
     settings = settings or SimilaritySettings()
     k, window = settings.noise, settings.guarantee - settings.noise + 1
-    given_hashes, _ = get_document_fingerprints(normalised(given), k, 1)  # every k-gram of the given code
-    boilerplate = np.unique(np.array(sorted(given_hashes), dtype=np.int64))
+    boilerplate = kgram_hashes(normalised(given), k)  # every k-gram of the given code
     students = sorted(s for s, code in answers.items() if code.strip())
     prints = {}
     for student, code in zip(students, _normalise_all([answers[s] for s in students]), strict=True):
-        hashes, index = get_document_fingerprints(code, k, window, boilerplate)
+        hashes, index = fingerprints(code, k, window, boilerplate)
         prints[student] = Fingerprint(code, hashes, index, k)
     found_in = Counter(h for p in prints.values() for h in p.hashes)
     limit = max(settings.common_at_least, int(settings.common_share * len(prints)))
     common = {h for h, n in found_in.items() if n > limit}
     for p in prints.values():  # as if it were given code
         p.set_aside(common)
-    holders: dict[Any, list[str]] = {}
+    holders: dict[int, list[str]] = {}
     for student, p in prints.items():
         for h in p.hashes:
             holders.setdefault(h, []).append(student)

@@ -1,5 +1,6 @@
 """The report's data as tables and JSON, beside the HTML: ``students.csv``, ``checks.csv``, ``causes.csv`` (named
-causes and the unexplained residue), ``similar.csv`` and ``report.json`` (all of it, with every distribution's values).
+causes, methods not written yet and the unexplained residue), ``similar.csv`` and ``report.json`` (all of it, with
+every distribution's values).
 
 Causes are written by id, with their words in the edition's language beside them; paths relative to the course.
 """
@@ -36,6 +37,7 @@ def student_rows(summary: ClassSummary) -> list[dict[str, Any]]:
                 "failed_checks": [v.check for v in s.failed()],
                 "causes": [g.id for g in groups if g.kind == "cause"],
                 "unexplained": [f"{g.check}:{g.id}" for g in groups if g.kind == "unexplained"],
+                "not_written": [g.check for g in groups if g.kind == "not_written"],
                 "feedback": _relative(s.feedback, summary.data.course),
                 "why_ungraded": s.why_ungraded,
                 "fault": {"kind": s.fault.kind, "detail": s.fault.detail} if s.fault else None,
@@ -55,7 +57,8 @@ def check_rows(summary: ClassSummary) -> list[dict[str, Any]]:
             "failed": c.failed,
             "pass_rate": None if c.pass_rate is None else round(c.pass_rate, 4),
             "with_cause": c.explained,
-            "without_cause": c.failed - c.explained,
+            "not_written": c.not_written,
+            "without_cause": c.unexplained,
             "no_verdict": c.no_verdict,
         }
         for c in summary.checks
