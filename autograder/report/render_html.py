@@ -15,7 +15,8 @@ from typing import Any
 from markupsafe import Markup
 
 from autograder.report import plots
-from autograder.report.aggregate import GATE_CHECK, ClassSummary, Group
+from autograder.report.aggregate import GATE_CHECK, CheckSummary, ClassSummary, Group
+from autograder.report.collect import Student
 from autograder.report.similarity import Similarity
 
 FOLD_AFTER = 12
@@ -319,83 +320,100 @@ def render(summary: ClassSummary, similarity: Similarity, folder: Path) -> str:
     """The report's HTML, for a file in ``folder`` (links to feedback are relative to it)."""
     from jinja2 import Environment
 
-    data, language = summary.data, summary.catalogue.language
-    w = WORDS.get(language, WORDS["en"])
+    w = WORDS.get(summary.catalogue.language, WORDS["en"])
     links = _Links(summary, folder)
-    top = summary.max_score
-    score_bins = [top * i / 20 for i in range(21)] if top else 20
-    pairs = similarity.pairs
-    by_student = summary.groups_by_student()
-    groups = {g.key: g for g in summary.groups()}
-    rows = [
-        {
-            "link": links(s.id),
-            "name": s.name,
-            "score": number(s.score) if s.graded else "—",
-            "failed": Markup(" ").join(Markup("<code>{}</code>").format(v.check) for v in s.failed()),
-            "causes": Markup(" ").join(
-                Markup('<a href="#{}">{}</a>').format(g.anchor, g.id.removeprefix("cause."))
-                for g in by_student.get(s.id, [])
-                if g.kind == "cause"
-            ),
-        }
-        for s in data.students
-    ]
-    checks = [
-        {
-            "name": c.info.name,
-            "anchor": _check_anchor(summary, c.info.name),
-            "title": c.info.title,
-            "points": number(c.info.points),
-            "rate": "" if c.pass_rate is None else f"{100 * c.pass_rate:.0f} %",
-            "width": f"{4 * (c.pass_rate or 0):.2f}",
-            "passed": c.passed,
-            "failed": c.failed,
-            "explained": c.explained,
-            "not_written": c.not_written,
-            "no_verdict": c.no_verdict,
-        }
-        for c in summary.checks
-    ]
-    judged = [c for c in summary.checks if c.pass_rate is not None]
-    rate_chart = plots.pass_rates(
-        [c.info.name for c in judged], [c.pass_rate or 0.0 for c in judged], "rates", w["rate_axis"]
+    template = Environment(autoescape=True).from_string(TEMPLATE)
+    return template.render(
+        **_page(summary, w),
+        **_scores_section(summary, w),
+        **_checks_section(summary, w),
+        **_causes_section(summary, links, w),
+        **_unexplained_section(summary, links, w),
+        **_not_written_section(summary, links, w),
+        **_gate_section(summary, w),
+        **_similar_section(summary, similarity, links, w),
+        **_ungraded_section(summary, links, w),
+        **_students_section(summary, links),
     )
-    shown = [
-        {
-            "first": links(p.first),
-            "second": links(p.second),
-            "alike": f"{100 * p.similarity[0]:.0f} % / {100 * p.similarity[1]:.0f} % ({p.tokens})",
-            "shared": [groups[key] for key in p.shared if key in groups],
-        }
-        for p in pairs[:PAIRS_SHOWN]
-    ]
+
+
+def _page(summary: ClassSummary, w: dict[str, str]) -> dict[str, Any]:
+    """The title, the line under it (course, when, how many graded) and the links to the sections."""
+    data = summary.data
     sections = [(key, w[key]) for key in ("scores", "checks", "causes", "unexplained", "not_written", "gate")]
     sections += [("similar", w["similar"])]
     sections += [(key, w[key]) for key in ("ungraded", "students")]
-    environment = Environment(autoescape=True)
-    return environment.from_string(TEMPLATE).render(
-        language=language,
-        w=w,
-        css=Markup(CSS),
-        assignment=data.assignment,
-        course=str(data.course),
-        generated=datetime.now().strftime("%Y-%m-%d %H:%M"),
-        counts={
+    return {
+        "language": summary.catalogue.language,
+        "w": w,
+        "css": Markup(CSS),
+        "assignment": data.assignment,
+        "course": str(data.course),
+        "generated": datetime.now().strftime("%Y-%m-%d %H:%M"),
+        "counts": {
             "submitted": len(data.students),
             "graded": len(data.graded()),
             "ungraded": len(data.students) - len(data.graded()),
         },
-        sections=sections,
-        scores=_stats(summary.scores.stats(), w, number),
-        score_chart=Markup(plots.histogram(summary.scores.values, "scores", w["score"], score_bins, None)),
-        rate_chart=Markup(rate_chart),
-        checks=checks,
-        causes=_group_rows(summary, summary.causes, links, w),
-        unexplained=_group_rows(summary, summary.unexplained, links, w),
-        not_written=_group_rows(summary, summary.not_written, links, w),
-        gate=GATE_CHECK,
-        gate_charts=[
+        "sections": sections,
+    }
+
+
+def _scores_section(summary: ClassSummary, w: dict[str, str]) -> dict[str, Any]:
+    """The scores' figures and their histogram (twenty bins up to the highest score possible)."""
+    top = summary.max_score
+    score_bins = [top * i / 20 for i in range(21)] if top else 20
+    return {
+        "scores": _stats(summary.scores.stats(), w, number),
+        "score_chart": Markup(plots.histogram(summary.scores.values, "scores", w["score"], score_bins, None)),
+    }
+
+
+def _checks_section(summary: ClassSummary, w: dict[str, str]) -> dict[str, Any]:
+    """Each check's pass rate, as a chart and a table counting how its failures are explained."""
+    judged = [c for c in summary.checks if c.pass_rate is not None]
+    rate_chart = plots.pass_rates(
+        [c.info.name for c in judged], [c.pass_rate or 0.0 for c in judged], "rates", w["rate_axis"]
+    )
+    return {"rate_chart": Markup(rate_chart), "checks": [_check_row(summary, c) for c in summary.checks]}
+
+
+def _check_row(summary: ClassSummary, c: CheckSummary) -> dict[str, Any]:
+    return {
+        "name": c.info.name,
+        "anchor": _check_anchor(summary, c.info.name),
+        "title": c.info.title,
+        "points": number(c.info.points),
+        "rate": "" if c.pass_rate is None else f"{100 * c.pass_rate:.0f} %",
+        "width": f"{4 * (c.pass_rate or 0):.2f}",
+        "passed": c.passed,
+        "failed": c.failed,
+        "explained": c.explained,
+        "not_written": c.not_written,
+        "no_verdict": c.no_verdict,
+    }
+
+
+def _causes_section(summary: ClassSummary, links: _Links, w: dict[str, str]) -> dict[str, Any]:
+    """Each check's named causes, with their students."""
+    return {"causes": _group_rows(summary, summary.causes, links, w)}
+
+
+def _unexplained_section(summary: ClassSummary, links: _Links, w: dict[str, str]) -> dict[str, Any]:
+    """Each check's failures with no named cause, grouped by what came."""
+    return {"unexplained": _group_rows(summary, summary.unexplained, links, w)}
+
+
+def _not_written_section(summary: ClassSummary, links: _Links, w: dict[str, str]) -> dict[str, Any]:
+    """Each check's methods not written yet, with their students."""
+    return {"not_written": _group_rows(summary, summary.not_written, links, w)}
+
+
+def _gate_section(summary: ClassSummary, w: dict[str, str]) -> dict[str, Any]:
+    """The MNIST gate's test accuracy and speed: figures and a histogram each."""
+    return {
+        "gate": GATE_CHECK,
+        "gate_charts": [
             (
                 w["accuracy"],
                 _stats(summary.accuracy.stats(), w, lambda v: f"{100 * v:.2f} %"),
@@ -407,13 +425,55 @@ def render(summary: ClassSummary, similarity: Similarity, folder: Path) -> str:
                 Markup(plots.histogram(summary.times_reference.values, "speed", w["speed"], log=True)),
             ),
         ],
-        lead=w["lead"].format(common=similarity.common_limit),
-        searched=similarity.searched,
-        pairs=shown,
-        more_pairs=w["more_pairs"].format(shown=len(shown), total=len(pairs)) if len(pairs) > len(shown) else "",
-        ungraded=[
+    }
+
+
+def _similar_section(summary: ClassSummary, similarity: Similarity, links: _Links, w: dict[str, str]) -> dict[str, Any]:
+    """The similar pairs (the first ``PAIRS_SHOWN``), each with the rare mistakes both made, under the lead's caveat."""
+    groups = {g.key: g for g in summary.groups()}
+    pairs = similarity.pairs
+    shown = [
+        {
+            "first": links(p.first),
+            "second": links(p.second),
+            "alike": f"{100 * p.similarity[0]:.0f} % / {100 * p.similarity[1]:.0f} % ({p.tokens})",
+            "shared": [groups[key] for key in p.shared if key in groups],
+        }
+        for p in pairs[:PAIRS_SHOWN]
+    ]
+    return {
+        "lead": w["lead"].format(common=similarity.common_limit),
+        "searched": similarity.searched,
+        "pairs": shown,
+        "more_pairs": w["more_pairs"].format(shown=len(shown), total=len(pairs)) if len(pairs) > len(shown) else "",
+    }
+
+
+def _ungraded_section(summary: ClassSummary, links: _Links, w: dict[str, str]) -> dict[str, Any]:
+    """Who was not graded and why, or whose earlier grade stands because the last regrade failed."""
+    return {
+        "ungraded": [
             {"link": links(s.id), "why": s.why_ungraded or f"{w['earlier_grade']}: {s.fault.detail if s.fault else ''}"}
             for s in summary.ungraded
-        ],
-        students=rows,
-    )
+        ]
+    }
+
+
+def _students_section(summary: ClassSummary, links: _Links) -> dict[str, Any]:
+    """Every student: their score, the checks they failed and the named causes they showed."""
+    by_student = summary.groups_by_student()
+    return {"students": [_student_row(s, links, by_student.get(s.id, [])) for s in summary.data.students]}
+
+
+def _student_row(s: Student, links: _Links, groups: list[Group]) -> dict[str, Any]:
+    return {
+        "link": links(s.id),
+        "name": s.name,
+        "score": number(s.score) if s.graded else "—",
+        "failed": Markup(" ").join(Markup("<code>{}</code>").format(v.check) for v in s.failed()),
+        "causes": Markup(" ").join(
+            Markup('<a href="#{}">{}</a>').format(g.anchor, g.id.removeprefix("cause."))
+            for g in groups
+            if g.kind == "cause"
+        ),
+    }
