@@ -15,11 +15,15 @@ import math
 import re
 import statistics
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 from autograder import registry
 from autograder.report.catalogue import Catalogue
 from autograder.report.collect import CheckInfo, ClassData, Student
 from autograder.verdict import Verdict
+
+if TYPE_CHECKING:
+    from nn_messages import Text
 
 GATE_CHECK = next((c.name for c in registry.CHECKS if c.slow), "mnist_accuracy")
 """The MNIST gate: its verdicts' numbers hold ``accuracy`` (0..1) and ``times_reference`` (its step time over the
@@ -164,62 +168,98 @@ def _grouped(found: dict[tuple[str, str], Group]) -> dict[str, list[Group]]:
 
 def summarize(data: ClassData, catalogue: Catalogue) -> ClassSummary:
     """The class's verdicts counted: per check, per cause, per unexplained failure; scores and the gate."""
-    checks = {info.name: CheckSummary(info) for info in data.checks}
-    causes: dict[tuple[str, str], Group] = {}
-    unexplained: dict[tuple[str, str], Group] = {}
-    not_written: dict[tuple[str, str], Group] = {}
-    methods: dict[str, set[str]] = {}  # check -> the methods not written
-    accuracy, times = [], []
+    tally = _Tally(catalogue, {info.name: CheckSummary(info) for info in data.checks})
     for student in data.graded():
-        for name in student.no_verdict:
-            checks.setdefault(name, CheckSummary(CheckInfo(name, name, 0.0))).no_verdict += 1
-        for verdict in student.verdicts.values():
-            summary = checks.setdefault(verdict.check, CheckSummary(CheckInfo(verdict.check, verdict.check, 0.0)))
-            summary.judged += 1
-            summary.passed += verdict.passed
-            if verdict.check == GATE_CHECK:
-                if "accuracy" in verdict.numbers:
-                    accuracy.append(verdict.numbers["accuracy"])
-                if "times_reference" in verdict.numbers:
-                    times.append(verdict.numbers["times_reference"])
-            if verdict.passed:
-                continue
-            cause = verdict.failure.cause if verdict.failure is not None else None
-            message = verdict.failure.message if verdict.failure is not None else None
-            if cause is not None:
-                summary.explained += 1
-                key = (verdict.check, cause.id)
-                group = causes.get(key) or Group(verdict.check, "cause", cause.id, text=catalogue.render(cause))
-                causes[key] = group
-            elif message is not None and message.id == NOT_WRITTEN:
-                summary.not_written += 1
-                key = (verdict.check, NOT_WRITTEN)
-                group = not_written.setdefault(key, Group(verdict.check, "not_written", NOT_WRITTEN))
-                methods.setdefault(verdict.check, set()).add(str(message.fields.get("method", "")))
-            else:
-                message_id = message.id if message is not None else ""
-                got, got_text = _got(verdict, catalogue)
-                key = (verdict.check, f"{message_id}|{got}")
-                group = unexplained.get(key) or Group(
-                    verdict.check, "unexplained", message_id, got, catalogue.render(message), got_text
-                )
-                unexplained[key] = group
-            group.students.append(student.id)
-    for (check, _), group in not_written.items():
-        group.text = ", ".join(sorted(methods[check]))
-    ungraded = [s for s in data.students if not s.graded or s.fault is not None]
+        tally.add(student)
     return ClassSummary(
         data,
         catalogue,
-        list(checks.values()),
-        _grouped(causes),
-        _grouped(not_written),
-        _grouped(unexplained),
+        list(tally.checks.values()),
+        _grouped(tally.causes),
+        tally.not_written_groups(),
+        _grouped(tally.unexplained),
         Distribution([s.score for s in data.graded() if s.score is not None]),
-        Distribution(accuracy),
-        Distribution(times),
-        ungraded,
+        Distribution(tally.accuracy),
+        Distribution(tally.times),
+        [s for s in data.students if not s.graded or s.fault is not None],
     )
+
+
+@dataclass
+class _Tally:
+    """The class's verdicts as ``summarize`` counts them, one graded student at a time."""
+
+    catalogue: Catalogue
+    checks: dict[str, CheckSummary]
+    causes: dict[tuple[str, str], Group] = field(default_factory=dict)
+    unexplained: dict[tuple[str, str], Group] = field(default_factory=dict)
+    not_written: dict[tuple[str, str], Group] = field(default_factory=dict)
+    methods: dict[str, set[str]] = field(default_factory=dict)  # check -> the methods not written
+    accuracy: list[float] = field(default_factory=list)
+    times: list[float] = field(default_factory=list)
+
+    def check(self, name: str) -> CheckSummary:
+        """The check's summary; a check the release does not list is counted too, worth no points."""
+        return self.checks.setdefault(name, CheckSummary(CheckInfo(name, name, 0.0)))
+
+    def add(self, student: Student) -> None:
+        """One graded student's verdicts: each check judged, passed or failed (and why), the gate's numbers."""
+        for name in student.no_verdict:
+            self.check(name).no_verdict += 1
+        for verdict in student.verdicts.values():
+            summary = self.check(verdict.check)
+            summary.judged += 1
+            summary.passed += verdict.passed
+            if verdict.check == GATE_CHECK:
+                self.gate(verdict)
+            if not verdict.passed:
+                self.failure(verdict, summary).students.append(student.id)
+
+    def gate(self, verdict: Verdict) -> None:
+        if "accuracy" in verdict.numbers:
+            self.accuracy.append(verdict.numbers["accuracy"])
+        if "times_reference" in verdict.numbers:
+            self.times.append(verdict.numbers["times_reference"])
+
+    def failure(self, verdict: Verdict, summary: CheckSummary) -> Group:
+        """The group a failure is in, counted: its named cause, else its methods not written yet, else the residue."""
+        cause = verdict.failure.cause if verdict.failure is not None else None
+        message = verdict.failure.message if verdict.failure is not None else None
+        if cause is not None:
+            summary.explained += 1
+            return self.cause(verdict.check, cause)
+        if message is not None and message.id == NOT_WRITTEN:
+            summary.not_written += 1
+            return self.unwritten(verdict.check, message)
+        return self.residue(verdict, message)
+
+    def cause(self, check: str, cause: Text) -> Group:
+        key = (check, cause.id)
+        group = self.causes.get(key) or Group(check, "cause", cause.id, text=self.catalogue.render(cause))
+        self.causes[key] = group
+        return group
+
+    def unwritten(self, check: str, message: Text) -> Group:
+        group = self.not_written.setdefault((check, NOT_WRITTEN), Group(check, "not_written", NOT_WRITTEN))
+        self.methods.setdefault(check, set()).add(str(message.fields.get("method", "")))
+        return group
+
+    def residue(self, verdict: Verdict, message: Text | None) -> Group:
+        """Grouped by the message's id and, for ``expected_got``, what came."""
+        message_id = message.id if message is not None else ""
+        got, got_text = _got(verdict, self.catalogue)
+        key = (verdict.check, f"{message_id}|{got}")
+        group = self.unexplained.get(key) or Group(
+            verdict.check, "unexplained", message_id, got, self.catalogue.render(message), got_text
+        )
+        self.unexplained[key] = group
+        return group
+
+    def not_written_groups(self) -> dict[str, list[Group]]:
+        """The methods not written yet, by check, each group naming its methods."""
+        for (check, _), group in self.not_written.items():
+            group.text = ", ".join(sorted(self.methods[check]))
+        return _grouped(self.not_written)
 
 
 @dataclass(frozen=True)
