@@ -38,30 +38,51 @@ def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--dir", type=Path, default=classroom.REPO / "demo", help="course directory to (re)build")
     course = parser.parse_args(argv).dir.resolve()
-    if course.exists():
-        if (
-            course in (classroom.REPO, *classroom.REPO.parents)
-            or (course / ".git").exists()
-            or not (course / "gradebook.db").exists()
-        ):
-            raise SystemExit(
-                f"{course} exists and is not an earlier demo course; choose another --dir (it is deleted and rebuilt)."
-            )
-        shutil.rmtree(course)
+    _clear(course)
+    students = _build(course)
+    _hand_in(course, students)
+    _grade(course)
+    _print_grades(course, students)
+    _print_where(course, students)
 
+
+def _clear(course: Path) -> None:
+    """Delete an earlier demo course; refuse any other folder."""
+    if not course.exists():
+        return
+    if (
+        course in (classroom.REPO, *classroom.REPO.parents)
+        or (course / ".git").exists()
+        or not (course / "gradebook.db").exists()
+    ):
+        raise SystemExit(
+            f"{course} exists and is not an earlier demo course; choose another --dir (it is deleted and rebuilt)."
+        )
+    shutil.rmtree(course)
+
+
+def _build(course: Path) -> dict[str, tuple[str, str]]:
+    """The course with its release and solution; each student -> (what they hand in, their notebook)."""
     print(f"Building the course in {course} (nbgrader generate_assignment, generate_solution) ...", flush=True)
     classroom.new_course(course)
     solution = (course / "solutions" / classroom.ASSIGNMENT / classroom.NOTEBOOK).read_text()
-    students = {
+    return {
         "alice": ("reference solution", solution),
         "bob": ("untouched release", (course / "release" / classroom.ASSIGNMENT / classroom.NOTEBOOK).read_text()),
         "carol": (f"one mistake: {CAROLS_MISTAKE}", apply_edits(solution, CAROLS_EDITS)),
     }
+
+
+def _hand_in(course: Path, students: dict[str, tuple[str, str]]) -> None:
+    """The roster in the gradebook, each student's notebook submitted."""
     (course / "roster.csv").write_text("".join(f"{row}\n" for row in ROSTER))
     classroom.nbgrader(course, "db", "student", "import", "roster.csv")  # formgrader then lists names, not "None"
     for student, (_, notebook) in students.items():
         classroom.submit(course, student, notebook)
 
+
+def _grade(course: Path) -> None:
+    """Autograde the class as the grade command does, then generate the feedback and export the grades."""
     print(
         "Autograding alice, bob and carol (python -m autograder grade: nbgrader autograde in the sandbox, "
         "every check verified outside the kernel, the MNIST gate trains each MLP) ...",
@@ -78,6 +99,9 @@ def main(argv: list[str] | None = None) -> None:
     classroom.nbgrader(course, "generate_feedback", classroom.ASSIGNMENT, "--force")
     classroom.nbgrader(course, "export")
 
+
+def _print_grades(course: Path, students: dict[str, tuple[str, str]]) -> None:
+    """A table of the gradebook's scores: a row per test cell, a column per student, and the total."""
     grades = classroom.cell_grades(course)
     cells = list(grades["alice"])
     width = max(map(len, cells))
@@ -93,6 +117,10 @@ def main(argv: list[str] | None = None) -> None:
         + "  ".join(f"{sum(g.score for g in grades[s].values()):6g}" for s in students)
         + "     100"
     )
+
+
+def _print_where(course: Path, students: dict[str, tuple[str, str]]) -> None:
+    """What each student handed in, and where the grades and the feedback are."""
     print()
     for student, (what, _) in students.items():
         print(f"{student}: {what}")
