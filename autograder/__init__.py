@@ -12,8 +12,10 @@ Trusted side, never runs student code:
   ``preprocessors/``  the preprocessors nbgrader loads: the sandboxed kernel, verification outside it, cell repair,
                       locked cells. Thin: the work is in ``grading/``.
   ``exporters/``      the nbconvert exporter of the feedback HTML.
-  ``grading/``        grading itself: preparing a grading (resolved once, passed on), verification in sandboxed
-                      workers, running a worker, a whole class (``class_run``), on a Dask cluster (``cluster``).
+  ``grading/``        grading itself: preparing a grading (resolved once, passed on), the notebook's sandboxed kernel
+                      (``kernel``) and what its cells may print and spend (``cell_limits``), verification in
+                      sandboxed workers, running a worker, a whole class (``class_run``), on a Dask cluster
+                      (``cluster``).
   ``sandbox``         bubblewrap, which the kernel and the workers run in.
   ``settings``        ``KitGrading``: every path, limit and location a course may change, and ``apply(c)``.
   ``verdict``         ``Verdict``: a check's result as data, written into its test cell for every later reader.
@@ -24,7 +26,7 @@ Trusted side, never runs student code:
 ``tests/test_trust_line.py`` enforces the line: nothing under ``probe/`` imports the trusted side.
 
 Each hidden test cell calls one ``check_<name>`` of this module with the student's class. While grading, the
-notebook's kernel has only a stand-in of this package (``preprocessors/kernel.py``) and every check is decided outside
+notebook's kernel has only a stand-in of this package (``grading/kernel.py``) and every check is decided outside
 it (``grading/verify.py``). Called in a process of your own, ``check_<name>`` probes and judges there, returning
 None on success and raising ``nn_messages.CheckFailed`` (the failure, as data) on failure. The judges import the
 assignment's helper modules (``nn_core``, ``nn_checks``, ``nn_diagnosis``, ``mnist_data``), which nbgrader places

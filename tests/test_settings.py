@@ -17,7 +17,7 @@ from pathlib import Path
 import pytest
 from traitlets.config import Config
 
-from autograder.preprocessors.kernel import SandboxKernelManager
+from autograder.grading.kernel import SandboxKernelManager
 from autograder.sandbox import Limits
 from autograder.settings import CoursePaths, KitGrading, MiB
 

@@ -2,6 +2,9 @@
 
 - ``prepare``: what every nbgrader process of a course needs (helpers, secret, MNIST, sandbox), resolved once and
   passed on to the processes the class run starts;
+- ``kernel``: the notebook's kernel in the sandbox, with a stand-in ``autograder`` (the kernel manager nbgrader's
+  preprocessor ``autograder.preprocessors.kernel.SandboxedExecute`` starts), and ``cell_limits``: what its cells may
+  print and how long they may run;
 - ``verify``: every hidden check probed in sandboxed workers and judged in this process, with whose fault a
   failure is (the course's solution as the control);
 - ``workers``: one group of checks run in a sandboxed worker, watched from outside, its report read back;
@@ -11,9 +14,9 @@
   ``cluster`` (the same as a task on a Dask worker), ``progress`` and ``summary`` (what the terminal shows, from the
   class report).
 
-May import: nbgrader and its stack, Dask (``cluster``, on use), ``autograder.settings``, ``autograder.faults``,
-``autograder.sandbox``, ``autograder.registry``, ``autograder.judge``, ``autograder.grading.*``,
-``autograder.report`` (the class report at the end of a run, and the summary read from it) and ``autograder.probe``
-(files copied into a worker, never run here). Never ``autograder.cli``, nor nbgrader's
+May import: nbgrader and its stack (jupyter_client, zmq, nbformat), Dask (``cluster``, on use),
+``autograder.settings``, ``autograder.faults``, ``autograder.sandbox``, ``autograder.registry``, ``autograder.judge``,
+``autograder.grading.*``, ``autograder.report`` (the class report at the end of a run, and the summary read from it)
+and ``autograder.probe`` (files copied into a worker, never run here). Never ``autograder.cli``, nor nbgrader's
 preprocessors and exporters of this kit (``autograder.preprocessors``, ``autograder.exporters``), which import it.
 """

@@ -1,0 +1,162 @@
+"""What the notebook's cells may print and how long they may run in the grading kernel, for ``SandboxedExecute``.
+
+``OutputCap`` keeps at most ``KitGrading.kernel_cell_output_chars`` of each
+cell's output and ``KitGrading.kernel_output_chars`` of the notebook's as they
+arrive (a note says where output was cut), so a notebook that prints gigabytes
+costs nbgrader little memory. ``TimeBudget`` is the whole notebook's
+``KitGrading.kernel_total_seconds``: each cell runs for at most its own timeout
+and what is left of that budget; a cell past its time is stopped and the next
+cell runs; once the budget is spent the remaining code cells are not run, and
+say which cells took the time.
+"""
+
+from __future__ import annotations
+
+import math
+import time
+from collections import defaultdict
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from typing import Any
+
+from nbformat import NotebookNode
+
+SMALL_MESSAGES = ("status", "execute_input", "clear_output")
+
+
+def cell_name(cell: NotebookNode | None, index: int) -> str:
+    """A cell as the student knows it: its nbgrader id (the answer cell 'linear'), else its place."""
+    grade_id = (cell or {}).get("metadata", {}).get("nbgrader", {}).get("grade_id")
+    return repr(grade_id) if grade_id else f"number {index + 1}"
+
+
+def error_output(name: str, text: str) -> NotebookNode:
+    return NotebookNode(output_type="error", ename=name, evalue=text, traceback=[f"\x1b[0;31m{name}\x1b[0m: {text}"])
+
+
+def _chars(content: Any) -> int:
+    """Characters in a message's content: its strings' lengths, and a little for anything else."""
+    total, pending = 0, [content]
+    while pending:
+        value = pending.pop()
+        if isinstance(value, str):
+            total += len(value)
+        elif isinstance(value, dict):
+            pending.extend(value.values())
+        elif isinstance(value, list):
+            pending.extend(value)
+        else:
+            total += 8
+    return total
+
+
+class TimeBudget:
+    """The whole notebook's wall seconds, and what each cell (by name) spent of them."""
+
+    def __init__(self, seconds: int) -> None:
+        self.seconds = seconds
+        self._spent: dict[str, float] = defaultdict(float)
+
+    def start_notebook(self) -> None:
+        self._spent.clear()
+
+    @contextmanager
+    def timing(self, name: str) -> Iterator[None]:
+        """Charge the wall time of the ``with`` block to the cell ``name``."""
+        start = time.monotonic()
+        try:
+            yield
+        finally:
+            self._spent[name] += time.monotonic() - start
+
+    def left(self) -> float:
+        return self.seconds - sum(self._spent.values())
+
+    def timeout(self, own: int | None) -> int:
+        """A cell's timeout: its own (``own``, None for none) and at most what is left, at least 1 s."""
+        return max(1, math.ceil(min(own or math.inf, self.left())))
+
+    def not_run(self) -> NotebookNode:
+        """The output of a code cell not run because the budget is spent."""
+        return error_output("TimeBudgetUsedUp", f"This cell was not run: {self.used_up()}.")
+
+    def stopped(self, timeout: int, own: int | None, running: str) -> dict[str, Any]:
+        """nbclient's ``error_on_timeout`` for the cell ``running``, stopped after ``timeout`` s (``own``: its own
+        timeout)."""
+        if own is not None and timeout >= own:
+            why = f"a cell may run for at most {own} s"
+        else:
+            why = self.used_up(running=(running, timeout))
+        evalue = f"This cell was stopped after {timeout} s: {why}."
+        return {
+            "ename": "CellTimeoutError",
+            "evalue": evalue,
+            "traceback": [f"\x1b[0;31mCellTimeoutError\x1b[0m: {evalue}"],
+        }
+
+    def used_up(self, running: tuple[str, float] | None = None) -> str:
+        """Which cells used the notebook's time (``running``: the cell being stopped), in plain words for the
+        student."""
+        spent = defaultdict(float, self._spent)
+        if running:
+            spent[running[0]] += running[1]
+        biggest = sorted(spent.items(), key=lambda item: -item[1])[:3]
+        cells = ", ".join(f"cell {name} ({seconds:.0f} s)" for name, seconds in biggest if seconds >= 1)
+        return f"the grading kernel's time budget for the whole notebook ({self.seconds} s) was used up" + (
+            f", mostly by {cells}" if cells else ""
+        )
+
+
+class OutputCap:
+    """The characters of output kept from the cell running and from the whole notebook, at most ``cell_limit`` and
+    ``notebook_limit``."""
+
+    def __init__(self, cell_limit: int, notebook_limit: int) -> None:
+        self._cell_limit, self._notebook_limit = cell_limit, notebook_limit
+        self._cell_chars = self._notebook_chars = 0
+        self._cut = False
+
+    def start_notebook(self) -> None:
+        self._notebook_chars = 0
+
+    def start_cell(self) -> None:
+        self._cell_chars, self._cut = 0, False
+
+    def process(
+        self, msg: dict[str, Any], cell: NotebookNode, handle: Callable[[dict[str, Any]], NotebookNode | None]
+    ) -> NotebookNode | None:
+        """One message from the kernel, passed to ``handle`` (nbclient's handling) only while the cell's and the
+        notebook's limits leave room: the first part is kept, then a note, then only errors (shortened)."""
+        if msg["msg_type"] in SMALL_MESSAGES:
+            return handle(msg)
+        size = _chars(msg["content"]) + sum(len(b) for b in msg.get("buffers") or ())
+        room = min(self._cell_limit - self._cell_chars, self._notebook_limit - self._notebook_chars)
+        if size <= room:
+            self._cell_chars += size
+            self._notebook_chars += size
+            return handle(msg)
+        content, out, kept = msg["content"], None, self._cell_chars
+        if msg["msg_type"] == "stream" and room > 0:
+            out = handle({**msg, "content": {**content, "text": content["text"][:room]}})
+            kept += room
+        elif msg["msg_type"] == "error":
+            short = {
+                "ename": str(content.get("ename"))[:200],
+                "evalue": str(content.get("evalue"))[:2000],
+                "traceback": [str(line)[:2000] for line in content.get("traceback", [])[-20:]],
+            }
+            out = handle({**msg, "content": short})
+        self._notebook_chars += max(room, 0) if msg["msg_type"] == "stream" else 0
+        self._cell_chars = self._cell_limit
+        if not self._cut:
+            self._cut = True
+            cell.outputs.append(
+                NotebookNode(
+                    output_type="stream",
+                    name="stdout",
+                    text=f"\n... output cut after {kept:,} characters: the grading kernel keeps at most "
+                    f"{self._cell_limit:,} characters of output from one cell and {self._notebook_limit:,} from the "
+                    "whole notebook ...\n",
+                )
+            )
+        return out
