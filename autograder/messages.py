@@ -358,3 +358,8 @@ KIND_FIFO = text("note.kind.fifo", en="a FIFO (named pipe)", zh="FIFO（命名�
 KIND_SOCKET = text("note.kind.socket", en="a socket", zh="套接字")
 KIND_DEVICE = text("note.kind.device", en="a device file", zh="设备文件")
 KIND_OTHER = text("note.kind.other", en="not a regular file", zh="非普通文件")
+
+
+# The probe declares its own messages (it runs in a worker without this module); a verdict may name them, so loading
+# the grader's catalogue loads theirs too.
+from autograder.probe import messages as _probe_messages  # noqa: E402, F401

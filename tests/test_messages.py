@@ -284,3 +284,16 @@ def test_the_gate_note_is_a_text() -> None:
     assert str(note) == "MNIST: 97.05% test accuracy after 1.0 s of training (required 97%)."
     assert note.render("zh").startswith("MNIST：训练 1.0 秒后")
     assert Text.from_data(json.loads(json.dumps(note.to_data()))) == note
+
+
+def test_loading_the_graders_catalogue_loads_every_message_a_verdict_can_name() -> None:
+    """The feedback and the report import ``autograder.messages`` only: the probe's messages come with it."""
+    import subprocess
+    import sys
+
+    code = (
+        f"import sys; sys.path.insert(0, {str(REPO / 'source' / 'mlp')!r}); import autograder.messages, nn_messages; "
+        "print(sorted(i for i in nn_messages.CATALOGUE if i.startswith('probe.')))"
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=REPO, check=True)
+    assert "probe.cpu_time" in done.stdout, done.stdout + done.stderr
