@@ -70,6 +70,21 @@ def test_a_failure_without_a_cause_shows_no_cause_line() -> None:
     assert "Likely cause" not in box and "Linear(3, 2): expected shape (3, 2), got shape (2, 3)." in box
 
 
+def test_public_failures_alone_say_the_hidden_tests_passed_and_show_an_error_by_its_last_line() -> None:
+    died = NotebookNode(
+        output_type="error", ename="NameError", evalue="name 'Linear' is not defined", traceback=["-----", "Cell In[3]"]
+    )
+    nb = new_notebook(
+        cells=[
+            _cell("public_linear", 0, 0, [died]),
+            _cell("test_linear_forward", 8, 8, [Verdict.of("linear_forward", None).output()]),
+        ]
+    )
+    box = summary.top_box(summary.checks_of(nb), "en", summary.words("en"))
+    assert "Every hidden test passed (8 of 8 points)." in box and "Checks that failed" not in box
+    assert "NameError: name &#x27;Linear&#x27; is not defined" in box and "Cell In[3]" not in box
+
+
 def test_every_check_passed_says_so() -> None:
     nb = new_notebook(cells=[_cell("test_linear_forward", 8, 8, [Verdict.of("linear_forward", None).output()])])
     assert "Every check passed." in summary.top_box(summary.checks_of(nb), "en", summary.words("en"))

@@ -24,6 +24,7 @@ WORDS = {
         "failed": "Checks that failed",
         "lost": "{lost:g} of {total:g} points lost",
         "none": "Every check passed.",
+        "hidden_passed": "Every hidden test passed ({total:g} of {total:g} points).",
         "points": "points",
         "cause": "Likely cause",
         "formula": "The formula",
@@ -35,6 +36,7 @@ WORDS = {
         "failed": "未通过的检查",
         "lost": "共 {total:g} 分，失去 {lost:g} 分",
         "none": "所有检查都通过了。",
+        "hidden_passed": "所有隐藏测试都通过了（{total:g} 分中得 {total:g} 分）。",
         "points": "分",
         "cause": "可能的原因",
         "formula": "公式",
@@ -69,10 +71,14 @@ class CheckCell:
 
 
 def _error_of(cell: NotebookNode) -> str | None:
+    """A public check's failure as the student saw it: a check's own message (shown alone, in the edition's language),
+    or the last line of any other error's traceback (the exception and its message)."""
     for output in cell.get("outputs", []):
-        if output.get("output_type") == "error":
-            lines = [ANSI.sub("", line) for line in output.get("traceback", [])] or [output.get("evalue", "")]
-            return "\n".join(lines).strip() or output.get("ename", "")
+        if output.get("output_type") != "error":
+            continue
+        if output.get("ename") == "CheckFailed" and output.get("traceback"):
+            return "\n".join(ANSI.sub("", line) for line in output["traceback"]).strip()
+        return f"{output.get('ename', '')}: {output.get('evalue', '')}".strip(": ")
     return None
 
 
@@ -128,6 +134,8 @@ def top_box(checks: list[CheckCell], language: str, say: dict[str, str]) -> str:
         heading = f"{say['failed']} ({len(hidden)}): {say['lost'].format(lost=lost, total=total)}"
         items = "".join(_failure_item(c, language, say) for c in hidden)
         parts.append(f"<h3>{heading}</h3><ul>{items}</ul>")
+    else:
+        parts.append(f"<p><b>{say['hidden_passed'].format(total=total)}</b></p>")
     if public:
         items = "".join(
             f'<li>{_link(c)}<div class="kit-message">{html.escape(c.error or "")}</div></li>' for c in public
