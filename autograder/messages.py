@@ -360,6 +360,115 @@ KIND_DEVICE = text("note.kind.device", en="a device file", zh="设备文件")
 KIND_OTHER = text("note.kind.other", en="not a regular file", zh="非普通文件")
 
 
+# --------------------------------------------------------------------------------------------- the class report
+# The class report's own headings and sentences (``autograder.report.render_html``); the causes and messages it counts
+# are the catalogue's. A number is a field, formatted by the report.
+
+REPORT_TITLE = text("report.title", en="Class report", zh="班级报告")
+REPORT_SCORES = text("report.scores", en="Scores", zh="分数")
+REPORT_CHECKS = text("report.checks", en="Checks", zh="检查")
+REPORT_CAUSES = text("report.causes", en="Named causes", zh="已命名的原因")
+REPORT_UNEXPLAINED = text("report.unexplained", en="Failures with no named cause", zh="未命名原因的失败")
+REPORT_NOT_WRITTEN = text("report.not_written", en="Methods not written yet", zh="尚未实现的方法")
+REPORT_GATE = text("report.gate", en="The MNIST gate", zh="MNIST 门槛")
+REPORT_SIMILAR = text("report.similar", en="Similar submissions (leads)", zh="相似的提交（线索）")
+REPORT_UNGRADED = text("report.ungraded", en="Ungraded submissions", zh="未评分的提交")
+REPORT_STUDENTS = text("report.students", en="Students", zh="学生")
+REPORT_STUDENT = text("report.student", en="student", zh="学生")
+REPORT_STUDENTS_N = text("report.students_n", en="students", zh="名学生")
+REPORT_NAME = text("report.name", en="name", zh="姓名")
+REPORT_SCORE = text("report.score", en="score", zh="分数")
+REPORT_CHECK = text("report.check", en="check", zh="检查")
+REPORT_POINTS = text("report.points", en="points", zh="分值")
+REPORT_PASS_RATE = text("report.pass_rate", en="pass rate", zh="通过率")
+REPORT_PASSED = text("report.passed", en="passed", zh="通过")
+REPORT_FAILED = text("report.failed", en="failed", zh="未通过")
+REPORT_EXPLAINED = text("report.explained", en="with a named cause", zh="有命名原因")
+REPORT_UNWRITTEN = text("report.unwritten", en="not written yet", zh="尚未实现")
+REPORT_METHODS = text("report.methods", en="methods", zh="方法")
+REPORT_NO_VERDICT = text("report.no_verdict", en="no verdict", zh="无判定")
+REPORT_CAUSE = text("report.cause", en="cause", zh="原因")
+REPORT_COUNT = text("report.count", en="count", zh="人数")
+REPORT_MESSAGE = text("report.message", en="message", zh="信息")
+REPORT_GOT = text("report.got", en="what came", zh="实际得到")
+REPORT_FAILED_CHECKS = text("report.failed_checks", en="failed checks", zh="未通过的检查")
+REPORT_WHY = text("report.why", en="why", zh="原因")
+REPORT_PAIR = text("report.pair", en="pair", zh="学生对")
+REPORT_ALIKE = text("report.alike", en="alike", zh="相似度")
+REPORT_SHARED = text("report.shared", en="rare mistakes both made", zh="两人都犯的罕见错误")
+REPORT_ACCURACY = text("report.accuracy", en="test accuracy (%)", zh="测试准确率 (%)")
+REPORT_SPEED = text("report.speed", en="step time / grader's NumPy step", zh="每步耗时 / 评分程序 NumPy 每步耗时")
+REPORT_NONE = text("report.none", en="None.", zh="无。")
+REPORT_SUBMISSIONS = text("report.submissions", en="submissions", zh="份提交")
+REPORT_GRADED = text("report.graded", en="graded", zh="已评分")
+REPORT_NOT_GRADED = text("report.not_graded", en="not graded", zh="未评分")
+REPORT_GENERATED = text("report.generated", en="generated", zh="生成于")
+REPORT_MEDIAN = text("report.median", en="median", zh="中位数")
+REPORT_MEAN = text("report.mean", en="mean", zh="平均")
+REPORT_LOWEST = text("report.lowest", en="lowest", zh="最低")
+REPORT_HIGHEST = text("report.highest", en="highest", zh="最高")
+REPORT_EARLIER_GRADE = text(
+    "report.earlier_grade",
+    en="an earlier grade stands; the last regrade failed",
+    zh="之前的分数仍然有效；最近一次重新评分失败",
+)
+REPORT_LEAD = message(
+    "report.lead",
+    en="Pairs whose answer cells are near-identical once the release's given code, and code more than {common} "
+    "students wrote alike, are set aside. This is a lead for a person to look at, not a finding of copying: similar "
+    "code has innocent causes (a study group, the same tutorial, an answer with one natural form). Rare mistakes both "
+    "made are listed as further evidence.",
+    zh="去掉发布版本中给定的代码，以及超过 {common} 名学生写法相同的代码之后，答案单元格几乎相同的学生对。"
+    "这只是需要人来查看的线索，而不是抄袭的结论：相似的代码可能有正当的原因（学习小组、同一个教程、"
+    "只有一种自然写法的答案）。两人都犯的罕见错误作为进一步的证据列出。",
+)
+REPORT_MORE_PAIRS = message(
+    "report.more_pairs",
+    en="{shown} of {total} pairs shown; every pair is in similar.csv.",
+    zh="显示了 {total} 对中的 {shown} 对；所有的学生对都在 similar.csv 中。",
+)
+REPORT_RESIDUE = text(
+    "report.residue",
+    en="Failed checks the catalogue names no cause for, grouped by what came: what the catalogue does not explain yet.",
+    zh="目录中没有命名原因的失败，按实际得到的结果分组：目录尚未解释的部分。",
+)
+REPORT_NOT_WRITTEN_NOTE = text(
+    "report.not_written_note",
+    en="Failed checks whose method still raises NotImplementedError: not written yet, not a mistake for the catalogue "
+    "to explain.",
+    zh="方法仍然抛出 NotImplementedError 的未通过检查：尚未实现，不是需要目录解释的错误。",
+)
+REPORT_RATE_AXIS = text("report.rate_axis", en="students passing (%)", zh="通过的学生 (%)")
+REPORT_NOT_SEARCHED = text("report.not_searched", en="Not looked for (--no-similar).", zh="未查找（--no-similar）。")
+
+# --------------------------------------------------------------------------------------------- the feedback's top box
+# What the top of a student's feedback says (``autograder.exporters.summary``): the failed checks, the points lost, the
+# list of hidden tests. A number of points is a field, formatted as the feedback shows it (``f"{points:g}"``).
+
+FEEDBACK_FAILED = text("feedback.failed", en="Checks that failed", zh="未通过的检查")
+FEEDBACK_LOST = message("feedback.lost", en="{lost} of {total} points lost", zh="共 {total} 分，失去 {lost} 分")
+FEEDBACK_NONE = text("feedback.none", en="Every check passed.", zh="所有检查都通过了。")
+FEEDBACK_HIDDEN_PASSED = message(
+    "feedback.hidden_passed",
+    en="Every hidden test passed ({total} of {total} points).",
+    zh="所有隐藏测试都通过了（{total} 分中得 {total} 分）。",
+)
+FEEDBACK_POINTS = text("feedback.points", en="points", zh="分")
+FEEDBACK_CAUSE = text("feedback.cause", en="Likely cause", zh="可能的原因")
+FEEDBACK_FORMULA = text("feedback.formula", en="The formula", zh="公式")
+FEEDBACK_PUBLIC = text(
+    "feedback.public",
+    en="Public checks that failed (0 points: they help you find the mistake)",
+    zh="未通过的公开检查（0 分：它们帮助你找到错误）",
+)
+FEEDBACK_CONTENTS = text("feedback.contents", en="Hidden tests", zh="隐藏测试")
+FEEDBACK_PUBLIC_COUNT = message(
+    "feedback.public_count",
+    en="Public checks (0 points): {failed} of {total} failed",
+    zh="公开检查（0 分）：{total} 项中有 {failed} 项未通过",
+)
+
+
 # The probe declares its own messages (it runs in a worker without this module); a verdict may name them, so loading
 # the grader's catalogue loads theirs too.
 from autograder.probe import messages as _probe_messages  # noqa: E402, F401

@@ -41,7 +41,7 @@ def _class_notebook() -> NotebookNode:
 
 def test_the_top_box_lists_each_failed_check_with_points_cause_and_formula() -> None:
     checks = summary.checks_of(_class_notebook())
-    box = summary.top_box(checks, "en", summary.words("en"))
+    box = summary.top_box(checks, "en")
     assert "Checks that failed (1): 6 of 14 points lost" in box
     assert "<code>linear_backward_dw</code></a> (0 / 6 points)" in box
     assert "Linear(5, 5) with x of shape (6, 5): W.grad after backward(grad): expected -2.02315" in box
@@ -52,13 +52,13 @@ def test_the_top_box_lists_each_failed_check_with_points_cause_and_formula() -> 
 
 
 def test_the_top_box_is_in_the_editions_language() -> None:
-    box = summary.top_box(summary.checks_of(_class_notebook()), "zh", summary.words("zh"))
+    box = summary.top_box(summary.checks_of(_class_notebook()), "zh")
     assert "未通过的检查 (1)" in box and DW_TRANSPOSED.render("zh") in box and LINEAR_DW_FORMULA.render("zh") in box
     assert "Likely cause" not in box and "The formula" not in box
 
 
 def test_the_contents_name_the_hidden_tests_and_count_the_public_checks() -> None:
-    contents = summary.contents(summary.checks_of(_class_notebook()), summary.words("en"))
+    contents = summary.contents(summary.checks_of(_class_notebook()), "en")
     assert "Test cell" not in contents and "<code>linear_backward_dw</code></a> (0 / 6)" in contents
     assert "Public checks (0 points): 1 of 2 failed" in contents
 
@@ -66,7 +66,7 @@ def test_the_contents_name_the_hidden_tests_and_count_the_public_checks() -> Non
 def test_a_failure_without_a_cause_shows_no_cause_line() -> None:
     plain = Failure(EXPECTED_GOT(what="Linear(3, 2)", expected=SHAPE(shape=(3, 2)), got=SHAPE(shape=(2, 3))))
     nb = new_notebook(cells=[_cell("test_linear_forward", 8, 0, [Verdict.failed("linear_forward", plain).output()])])
-    box = summary.top_box(summary.checks_of(nb), "en", summary.words("en"))
+    box = summary.top_box(summary.checks_of(nb), "en")
     assert "Likely cause" not in box and "Linear(3, 2): expected shape (3, 2), got shape (2, 3)." in box
 
 
@@ -80,11 +80,11 @@ def test_public_failures_alone_say_the_hidden_tests_passed_and_show_an_error_by_
             _cell("test_linear_forward", 8, 8, [Verdict.of("linear_forward", None).output()]),
         ]
     )
-    box = summary.top_box(summary.checks_of(nb), "en", summary.words("en"))
+    box = summary.top_box(summary.checks_of(nb), "en")
     assert "Every hidden test passed (8 of 8 points)." in box and "Checks that failed" not in box
     assert "NameError: name &#x27;Linear&#x27; is not defined" in box and "Cell In[3]" not in box
 
 
 def test_every_check_passed_says_so() -> None:
     nb = new_notebook(cells=[_cell("test_linear_forward", 8, 8, [Verdict.of("linear_forward", None).output()])])
-    assert "Every check passed." in summary.top_box(summary.checks_of(nb), "en", summary.words("en"))
+    assert "Every check passed." in summary.top_box(summary.checks_of(nb), "en")

@@ -120,10 +120,9 @@ class FeedbackExporter(HTMLExporter):
         for cell in nb.cells:
             if cell.cell_type == "markdown":
                 cell.source = render_math(cell.source)
-        words = summary.words(language)
-        nb.cells.insert(0, new_markdown_cell(summary.top_box(checks, language, words)))
+        nb.cells.insert(0, new_markdown_cell(summary.top_box(checks, language)))
         resources["kit_language"] = language
-        resources["kit_toc"] = summary.contents(checks, words)
+        resources["kit_toc"] = summary.contents(checks, language)
         return nb, resources
 
     def from_notebook_node(
