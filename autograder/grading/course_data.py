@@ -3,10 +3,10 @@
 from __future__ import annotations
 
 import os
-import sys
 from pathlib import Path
 
 from autograder.faults import GraderFault
+from autograder.helpers import use as use_helpers
 from autograder.settings import KitGrading
 
 
@@ -17,8 +17,7 @@ def resolve_mnist(kit: KitGrading, helpers: Path) -> Path:
     the download cache (downloading if ``KitGrading.download_mnist``). Raises ``GraderFault`` with the loader's
     message when the data is missing or corrupt.
     """
-    if str(helpers) not in sys.path:
-        sys.path.insert(0, str(helpers))
+    use_helpers(helpers)
     from mnist_data import MnistDataError, load_mnist
 
     try:
