@@ -13,13 +13,7 @@ sandboxed worker has the probe package and the helpers, not this module. The not
 
 from __future__ import annotations
 
-from nn_messages import Text, message
-
-
-def text(id: str, en: str, zh: str) -> Text:
-    """A message without fields, declared and called: the ``Text`` a judge names (a cause, a label, a phrase)."""
-    return message(id, en=en, zh=zh)()
-
+from nn_messages import message, text
 
 # --------------------------------------------------------------------------------------------- every judge
 

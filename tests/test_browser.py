@@ -18,12 +18,12 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from browser_support import BROWSER_TESTS, CHROMIUM
 from test_docs import documented_failure
 
 from student_notebooks import STATES, solution_source, student_notebook
 
 REPO = Path(__file__).resolve().parents[1]
-CHROMIUM = Path("/usr/bin/chromium")
 SHOTS = Path(os.environ.get("BROWSER_SCREENSHOTS", REPO / "tests" / "output" / "browser"))
 ARGS = [
     "--no-sandbox",
@@ -37,20 +37,7 @@ TOKEN = "kit-browser-test"
 TIMINGS: dict[str, float] = {}
 
 
-def _why_no_browser() -> str | None:
-    try:
-        import playwright.sync_api  # noqa: F401
-    except ImportError:
-        return "the Python package `playwright` is not installed (pip install -e '.[test]')"
-    if not CHROMIUM.exists():
-        return f"no Chromium at {CHROMIUM} (Debian: apt-get install chromium)"
-    return None
-
-
-REASON = _why_no_browser()
-if REASON and os.environ.get("REQUIRE_BROWSER") == "1":
-    raise RuntimeError(f"REQUIRE_BROWSER=1 but {REASON}")
-pytestmark = [pytest.mark.slow, pytest.mark.skipif(REASON is not None, reason=f"browser tests skipped: {REASON}")]
+pytestmark = BROWSER_TESTS
 
 
 def student_setup_command() -> str:

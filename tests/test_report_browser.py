@@ -6,32 +6,18 @@ SVG with a size), and a student's name leads to their feedback. Slow tier.
 
 from __future__ import annotations
 
-import os
 from pathlib import Path
 
 import pytest
+from browser_support import BROWSER_TESTS, CHROMIUM
 
 from autograder.report.build import write_report
 from report_course import ReportCourse, all_passed, verdict
 
-CHROMIUM = Path("/usr/bin/chromium")
 ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update"]
 
 
-def _why_no_browser() -> str | None:
-    try:
-        import playwright.sync_api  # noqa: F401
-    except ImportError:
-        return "the Python package `playwright` is not installed (pip install -e '.[test]')"
-    if not CHROMIUM.exists():
-        return f"no Chromium at {CHROMIUM} (Debian: apt-get install chromium)"
-    return None
-
-
-REASON = _why_no_browser()
-if REASON and os.environ.get("REQUIRE_BROWSER") == "1":
-    raise RuntimeError(f"REQUIRE_BROWSER=1 but {REASON}")
-pytestmark = [pytest.mark.slow, pytest.mark.skipif(REASON is not None, reason=f"browser tests skipped: {REASON}")]
+pytestmark = BROWSER_TESTS
 
 
 @pytest.fixture(scope="module")

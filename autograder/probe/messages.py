@@ -6,13 +6,7 @@ judges' messages). A probe records a failure as data (``Failure.to_data``), neve
 
 from __future__ import annotations
 
-from nn_messages import Text, message
-
-
-def text(id: str, en: str, zh: str) -> Text:
-    """A message without fields, declared and called: the ``Text`` a probe names (a cause, a label)."""
-    return message(id, en=en, zh=zh)()
-
+from nn_messages import message, text
 
 CPU_TIME = message(
     "probe.cpu_time",

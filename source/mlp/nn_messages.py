@@ -56,6 +56,11 @@ def message(id: str, en: str, zh: str) -> Message:
     return CATALOGUE[id]
 
 
+def text(id: str, en: str, zh: str) -> Text:
+    """Declare a message without fields and call it: the ``Text`` of a cause, a label or a phrase."""
+    return message(id, en=en, zh=zh)()
+
+
 @dataclass(frozen=True)
 class Text:
     """A message with its fields, not yet in any language."""
@@ -320,7 +325,7 @@ IT_CHANGED = message("it_changed", en="it changed", zh=".grad 被改变了")
 
 def cause(id: str, en: str, zh: str) -> Text:
     """A likely cause (a message without fields), as the ``Text`` the checks name."""
-    return message(f"cause.{id}", en=en, zh=zh)()
+    return text(f"cause.{id}", en=en, zh=zh)
 
 
 RETURNED_NONE = cause(
@@ -660,7 +665,7 @@ ERROR_MEMORY = cause(
 
 def formula(id: str, en: str, zh: str) -> Text:
     """A formula of the chapter, as the ``Text`` a failure ends with."""
-    return message(f"formula.{id}", en=en, zh=zh)()
+    return text(f"formula.{id}", en=en, zh=zh)
 
 
 LINEAR_FORWARD_FORMULA = formula(
