@@ -11,6 +11,7 @@ COMMANDS = {
     "demo": "build a demo course, grade three sample students, print their grades",
     "edition": "generate another language's edition of the assignment from the English master",
     "hidden-cells": "write the master notebook's hidden test cells from the registry of checks",
+    "public-data": "write the public checks' stored data (source/mlp/nn_public_data.py) from the reference",
 }
 
 

@@ -16,7 +16,7 @@ import pytest
 
 sys.path.insert(0, str(Path(__file__).resolve().parent / "corpus"))
 import grading  # noqa: E402
-from autograder.judge import reference  # noqa: E402
+from autograder.judge import reference, suspects  # noqa: E402
 from autograder.judge.common import VALUE_TOLERANCE  # noqa: E402
 from autograder.judge.inputs import inputs_for  # noqa: E402
 from catalogue.mistakes import VARIANTS  # noqa: E402
@@ -80,6 +80,7 @@ def test_a_float32_update_that_cancels_is_judged_against_the_size_of_its_operand
             "all_parameters": [True],
             "dtypes": [["float32", "float32"]],
             "grads_after": [[grad, None]],
+            **suspects.sgd_case([start, skipped], [grad, skipped], 1, lr, 1),
         }
 
     check_sgd("SGD(params).step()", [case(done)])

@@ -1,10 +1,11 @@
-"""The shared checks compute correct finite differences and fail with messages that explain."""
+"""The shared checks fail with messages that explain; the trusted side's finite differences are correct."""
 
 import numpy as np
 import pytest
 from nn_messages import NO_BIAS
 
-from nn_checks import FD_TOLERANCE, check_array, check_close, check_gradient, check_shape, numerical_gradient
+from autograder.judge.reference import numerical_gradient
+from nn_checks import FD_TOLERANCE, check_array, check_close, check_gradient, check_shape
 
 
 def test_numerical_gradient_matches_the_analytic_gradient_and_restores_the_input() -> None:

@@ -13,7 +13,8 @@ import numpy as np
 import pytest
 
 from autograder.judge import reference
-from nn_checks import numerical_gradient, worst_difference
+from autograder.judge.reference import numerical_gradient
+from nn_checks import worst_difference
 
 SEEDS = range(5)
 AGREEMENT = 1e-7  # central differences with ε = 1e-6 on these inputs agree to ~1e-9

@@ -7,7 +7,7 @@ from typing import Any
 import numpy as np
 from nn_messages import PART_OF, Text
 
-from autograder.judge import reference
+from autograder.judge import reference, suspects
 from autograder.judge.common import VALUE_TOLERANCE, got, judge_cases, recorded
 from autograder.messages import (
     GRAD_AFTER_BACKWARD,
@@ -53,7 +53,12 @@ def judge_forward(inputs: dict[str, Any], records: list[dict[str, Any]]) -> None
         what = PART_OF(what=_name(case), part="forward(x)")
         y = got(record, "y", what, LINEAR_FORWARD.formula)
         LINEAR_FORWARD.check(
-            what, y, reference.linear_forward(case["x"], case["W"], case["b"]), VALUE_TOLERANCE, **case
+            what,
+            y,
+            reference.linear_forward(case["x"], case["W"], case["b"]),
+            VALUE_TOLERANCE,
+            **case,
+            **suspects.linear(**case),
         )
         check_dtype(LINEAR_FLOAT64(what=what), y, np.float64, KEEP_DTYPE)
         check_unchanged(what, record["x_after"], case["x"])
@@ -93,7 +98,12 @@ def _judge_gradient(wrt: str, inputs: dict[str, Any], records: list[dict[str, An
         result = recorded(record[key])
         what = PART_OF(what=name, part=produced)
         quantity.check(
-            what, result, reference.linear_backward(case["x"], case["W"], case["g"])[position], VALUE_TOLERANCE, **case
+            what,
+            result,
+            reference.linear_backward(case["x"], case["W"], case["g"])[position],
+            VALUE_TOLERANCE,
+            **case,
+            **suspects.linear(**case),
         )
         check_dtype(what, result, np.float64, KEEP_DTYPE)
         if not backward_failed:

@@ -7,7 +7,7 @@ from typing import Any
 import numpy as np
 from nn_messages import Text
 
-from autograder.judge import reference
+from autograder.judge import reference, suspects
 from autograder.judge.common import VALUE_TOLERANCE, got, judge_cases
 from autograder.messages import LOSS_CALL, LOSS_TARGET_AXIS
 from nn_checks import check_unchanged
@@ -29,7 +29,8 @@ def judge_forward(inputs: dict[str, Any], records: list[dict[str, Any]]) -> None
         what = _name("forward(logits, targets)", z)
         got(record, "layer", "CrossEntropyLoss()")
         loss = got(record, "loss", what, CROSS_ENTROPY.formula, TARGET_ERRORS)
-        check_loss(what, loss, reference.log_softmax(z)[np.arange(len(y)), y], VALUE_TOLERANCE, z=z, y=y)
+        log_p = reference.log_softmax(z)[np.arange(len(y)), y]
+        check_loss(what, loss, log_p, VALUE_TOLERANCE, z=z, y=y, **suspects.cross_entropy(z, y))
         check_unchanged(what, record["z_after"], z)
 
     judge_cases(inputs["cases"], records, one)
@@ -45,6 +46,8 @@ def judge_backward(inputs: dict[str, Any], records: list[dict[str, Any]]) -> Non
         for key in ("forward_stale", "forward"):
             got(record, key, _name("forward(logits, targets)", z), CROSS_ENTROPY.formula, TARGET_ERRORS)
         dz = got(record, "dz", what, CROSS_ENTROPY_GRAD.formula, TARGET_ERRORS)
-        CROSS_ENTROPY_GRAD.check(what, dz, reference.cross_entropy_grad(z, y), VALUE_TOLERANCE, z=z, y=y)
+        CROSS_ENTROPY_GRAD.check(
+            what, dz, reference.cross_entropy_grad(z, y), VALUE_TOLERANCE, z=z, y=y, **suspects.cross_entropy(z, y)
+        )
 
     judge_cases(inputs["cases"], records, one)

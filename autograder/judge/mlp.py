@@ -11,7 +11,7 @@ from typing import Any
 
 from nn_messages import FOR_X_SHAPE, PART_OF, Text
 
-from autograder.judge import reference
+from autograder.judge import reference, suspects
 from autograder.judge.common import VALUE_TOLERANCE, got, judge_cases, recorded
 from autograder.messages import GRAD_AFTER_BACKWARD, RETURNED_DX, WITH_X_SHAPE
 from autograder.probe.core import is_raised
@@ -49,7 +49,13 @@ def judge_forward(inputs: dict[str, Any], records: list[dict[str, Any]]) -> None
         logits = got(record, "logits", what, MLP_FORWARD.formula, cause=cause)
         weights = [case[n] for n in NAMES]
         MLP_FORWARD.check(
-            what, logits, reference.mlp_forward(case["x"], *weights), VALUE_TOLERANCE, cause=cause, **case
+            what,
+            logits,
+            reference.mlp_forward(case["x"], *weights),
+            VALUE_TOLERANCE,
+            cause=cause,
+            **case,
+            **suspects.mlp(**case),
         )
         check_unchanged(what, record["x_after"], case["x"])
 
@@ -70,7 +76,13 @@ def judge_backward(inputs: dict[str, Any], records: list[dict[str, Any]]) -> Non
         check_unchanged(backward, record["g_after"], g)
         expected = reference.mlp_backward(x, *weights, g)
         MLP_BACKWARD.check(
-            PART_OF(what=what, part=RETURNED_DX), dx, expected["x"], VALUE_TOLERANCE, cause=cause, **case
+            PART_OF(what=what, part=RETURNED_DX),
+            dx,
+            expected["x"],
+            VALUE_TOLERANCE,
+            cause=cause,
+            **case,
+            **suspects.mlp(**case),
         )
         grads = dict(zip(NAMES, map(recorded, record["grads"]), strict=True))
         for name in NAMES:

@@ -7,10 +7,10 @@ from typing import Any
 import numpy as np
 from nn_messages import FD_CHECK, FOR_X_SHAPE
 
-from autograder.judge import reference
+from autograder.judge import reference, suspects
 from autograder.judge.common import VALUE_TOLERANCE, got, judge_cases
 from autograder.messages import RELU_KEEP_DTYPE
-from nn_checks import FD_TOLERANCE, check_dtype, check_unchanged, numerical_gradient
+from nn_checks import FD_TOLERANCE, check_dtype, check_unchanged
 from nn_diagnosis import RELU_BACKWARD, RELU_FORWARD
 
 KEEP_DTYPE = RELU_KEEP_DTYPE
@@ -24,7 +24,7 @@ def judge_forward(inputs: dict[str, Any], records: list[dict[str, Any]]) -> None
         what = FOR_X_SHAPE(call="ReLU().forward(x)", shape=h.shape)
         got(record, "layer", "ReLU()")
         y = got(record, "y", what, RELU_FORWARD.formula)
-        RELU_FORWARD.check(what, y, reference.relu_forward(h), VALUE_TOLERANCE, x=h)
+        RELU_FORWARD.check(what, y, reference.relu_forward(h), VALUE_TOLERANCE, x=h, **suspects.relu(x=h))
         check_dtype(what, y, np.float64, KEEP_DTYPE)
         check_unchanged(what, record["x_after"], h)
 
@@ -42,14 +42,17 @@ def judge_backward(inputs: dict[str, Any], records: list[dict[str, Any]]) -> Non
         for key in ("forward_stale", "forward"):
             got(record, key, forward, RELU_FORWARD.formula)
         dx = got(record, "dx", what, RELU_BACKWARD.formula)
-        RELU_BACKWARD.check(what, dx, reference.relu_backward(h, g), VALUE_TOLERANCE, x=h, x_stale=case["x_stale"], g=g)
+        named = dict(x=h, x_stale=case["x_stale"], g=g)
+        RELU_BACKWARD.check(what, dx, reference.relu_backward(h, g), VALUE_TOLERANCE, **named, **suspects.relu(**named))
         check_dtype(what, dx, np.float64, KEEP_DTYPE)
         check_unchanged(what, record["g_after"], g)
         smooth = case["x_smooth"]
         got(record, "forward_smooth", forward, RELU_FORWARD.formula)
         dx = got(record, "dx_smooth", what, RELU_BACKWARD.formula)
         perturbed = smooth.copy()
-        numeric = numerical_gradient(lambda: np.sum(reference.relu_forward(perturbed) * g), perturbed)
-        RELU_BACKWARD.check(FD_CHECK(what=what), dx, numeric, FD_TOLERANCE, x=smooth, g=g)
+        numeric = reference.numerical_gradient(lambda: np.sum(reference.relu_forward(perturbed) * g), perturbed)
+        RELU_BACKWARD.check(
+            FD_CHECK(what=what), dx, numeric, FD_TOLERANCE, x=smooth, g=g, **suspects.relu(x=smooth, g=g)
+        )
 
     judge_cases(inputs["cases"], records, one)

@@ -1,7 +1,8 @@
 """Judge of ``SGD.step``: θ ← θ − η ∂L/∂θ, in place, skipping parameters without a gradient.
 
 Every secret gets the same cases: the parameter without a gradient first, in the middle and last; the judge is
-``nn_diagnosis.check_sgd``, which the notebook's public check calls too.
+``nn_diagnosis.check_sgd``, which the notebook's public check calls too, handed the expected parameters and the
+suspects' wrong answers computed here (``suspects.sgd_case``).
 """
 
 from __future__ import annotations
@@ -10,6 +11,7 @@ from typing import Any
 
 from nn_messages import SGD_SKIP_NONE
 
+from autograder.judge import suspects
 from autograder.judge.common import got
 from autograder.messages import SGD_STEP
 from nn_diagnosis import SGD_UPDATE, ErrorCause, check_sgd
@@ -41,6 +43,7 @@ def judge_step(inputs: dict[str, Any], records: list[dict[str, Any]]) -> None:
                 "all_parameters": [record[f"all_parameters{k}"] for k in steps],
                 "dtypes": [record[f"dtypes{k}"] for k in steps],
                 "grads_after": [record[f"grads{k}"] for k in steps],
+                **suspects.sgd_case(case["params"], case["grads"], case["skipped"], case["lr"], inputs["steps"]),
             }
         )
     check_sgd("SGD(params).step()", cases)

@@ -1,31 +1,26 @@
 """The notebook's public checks: one function per class, called from the check cell below it.
 
 Each check tries your class on small worked examples, on every property its *Graded* paragraph states, and
-with finite differences. It prints ``<class>: public checks passed.`` or raises ``CheckFailed`` with one
-message: what was expected, what came, the likely cause (only when what came identifies it) and the formula.
+against gradients computed with finite differences. Every input and expected value is data, computed once by the
+grader's float64 reference (``nn_public_data``): nothing here computes an answer for inputs of your choosing.
+It prints ``<class>: public checks passed.`` or raises ``CheckFailed`` with one message: what was expected, what
+came, the likely cause (only when what came identifies it) and the formula.
 A method that still raises ``NotImplementedError`` is reported as not written yet, and nothing else is guessed.
 """
 
 from __future__ import annotations
 
 import functools
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any
 
 import nn_messages as say
+import nn_public_data as data
 import numpy as np
 from nn_messages import CheckFailed, Failure
 
 import nn_diagnosis as diagnose
-from nn_checks import (
-    FD_TOLERANCE,
-    check_array,
-    check_dtype,
-    check_module_gradients,
-    check_shape,
-    check_unchanged,
-    numerical_gradient,
-)
+from nn_checks import FD_TOLERANCE, check_array, check_dtype, check_gradient, check_shape, check_unchanged
 from nn_core import Parameter
 from nn_i18n import LANGUAGE
 
@@ -57,166 +52,203 @@ def public_check(part: str) -> Callable[[Check], Check]:
     return decorate
 
 
+def check_gradients(
+    module: Any,
+    x: np.ndarray,
+    upstream: np.ndarray,
+    expected_dx: np.ndarray,
+    expected_grads: Sequence[tuple[Any, np.ndarray]],
+    quantities: Sequence[Any] = (),
+    **inputs: Any,
+) -> None:
+    """Check ``module.backward(upstream)`` after ``module.forward(x)`` against stored gradients (finite differences
+    of L = sum(module(x) * upstream) computed by the grader): dX, then each parameter ``parameters()`` yields whose
+    expected ``.grad`` is in ``expected_grads`` (pairs of the parameter and its gradient).
+
+    ``quantities`` (from ``nn_diagnosis``), for dX and then each parameter, name the likely cause of a wrong gradient;
+    ``inputs`` (the inputs and the stored wrong answers) are passed on to them, with ``x`` and ``g`` (the upstream).
+    """
+    name = type(module).__name__
+    params = list(module.parameters())
+    module.forward(x)
+    dx = module.backward(upstream.copy())
+    call = f"{name}.backward(grad)"
+    results = [(say.RETURNED_DX(call=call), dx, expected_dx)]
+    for i, p in enumerate(params):
+        expected = next((e for q, e in expected_grads if q is p), None)
+        if expected is not None:
+            results.append((say.PARAMETER_GRAD(call=call, index=i, shape=p.shape), p.grad, expected))
+    for k, (what, analytic, expected) in enumerate(results):
+        if k < len(quantities):
+            quantities[k].check(say.FD_CHECK(what=what), analytic, expected, FD_TOLERANCE, x=x, g=upstream, **inputs)
+        else:
+            check_gradient(what, analytic, expected)
+
+
 @public_check("Linear")
 def check_linear(Linear: type) -> None:
     """A worked example, the graded properties (float64, B = 1, latest forward, inputs kept), finite differences."""
+    case = data.LINEAR["example"]
     layer = Linear(3, 2)
-    layer.W[...] = [[1.0, 2.0], [3.0, 4.0], [5.0, 6.0]]
-    layer.b[...] = [0.5, -0.5]
-    x = np.array([[1.0, 0.0, -1.0], [0.0, 1.0, 0.0]], dtype=np.float32)
-    g = np.array([[1.0, 0.0], [0.0, 2.0]], dtype=np.float32)
-    example = dict(x=x, W=np.array(layer.W), b=np.array(layer.b), g=g)  # lets a failed check name the likely mistake
-    diagnose.LINEAR_FORWARD.check(
-        say.ON_EXAMPLE(call="Linear.forward"), layer(x), [[-3.5, -4.5], [3.5, 3.5]], **example
-    )
+    layer.W[...] = case["W"]
+    layer.b[...] = case["b"]
+    x, g = case["x"].copy(), case["g"].copy()
+    # the inputs and the wrong answers of the typical mistakes on them let a failed check name the likely mistake
+    example = dict(x=x, W=np.array(layer.W), b=np.array(layer.b), g=g, **case["mistakes"])
+    diagnose.LINEAR_FORWARD.check(say.ON_EXAMPLE(call="Linear.forward"), layer(x), case["y"], **example)
     dx = layer.backward(g)
     diagnose.LINEAR_DX.check(
-        say.PART_OF(what=say.ON_EXAMPLE(call="Linear.backward"), part="dX"),
-        dx,
-        [[1.0, 3.0, 5.0], [4.0, 8.0, 12.0]],
-        **example,
+        say.PART_OF(what=say.ON_EXAMPLE(call="Linear.backward"), part="dX"), dx, case["dx"], **example
     )
     diagnose.LINEAR_DW.check(
-        say.PART_OF(what=say.ON_EXAMPLE(call="Linear.backward"), part="W.grad"),
-        layer.W.grad,
-        [[1.0, 0.0], [0.0, 2.0], [-1.0, 0.0]],
-        **example,
+        say.PART_OF(what=say.ON_EXAMPLE(call="Linear.backward"), part="W.grad"), layer.W.grad, case["dW"], **example
     )
     diagnose.LINEAR_DB.check(
-        say.PART_OF(what=say.ON_EXAMPLE(call="Linear.backward"), part="b.grad"), layer.b.grad, [1.0, 2.0], **example
+        say.PART_OF(what=say.ON_EXAMPLE(call="Linear.backward"), part="b.grad"), layer.b.grad, case["db"], **example
     )
 
     # float64 in, float64 out; B = 1 and D_out = 1; backward uses the latest forward; nothing it was given is modified
+    case = data.LINEAR["small"]
     layer = Linear(2, 1)
-    layer.W, layer.b = Parameter([[1.0], [-2.0]], dtype=np.float64), Parameter([0.5], dtype=np.float64)
-    x_stale, x, g = np.array([[9.0, 9.0]]), np.array([[3.0, 1.0]]), np.array([[2.0]])
-    inputs = dict(x=x, x_stale=x_stale, W=np.array(layer.W), b=np.array(layer.b), g=g)
+    layer.W, layer.b = Parameter(case["W"], dtype=np.float64), Parameter(case["b"], dtype=np.float64)
+    x_stale, x, g = case["x_stale"].copy(), case["x"].copy(), case["g"].copy()
+    inputs = dict(x=x, x_stale=x_stale, W=np.array(layer.W), b=np.array(layer.b), g=g, **case["mistakes"])
     layer(x_stale.copy())
     y = layer(x)
-    diagnose.LINEAR_FORWARD.check(say.FOR_X_SHAPE(call="Linear(2, 1).forward", shape=(1, 2)), y, [[1.5]], **inputs)
+    diagnose.LINEAR_FORWARD.check(say.FOR_X_SHAPE(call="Linear(2, 1).forward", shape=(1, 2)), y, case["y"], **inputs)
     check_dtype(say.FOR_FLOAT64_XWB(call="Linear(2, 1).forward"), y, np.float64)
-    check_unchanged("Linear(2, 1).forward", x, np.array([[3.0, 1.0]]))
+    check_unchanged("Linear(2, 1).forward", x, case["x"])
     dx = layer.backward(g)
-    check_unchanged("Linear(2, 1).backward(grad)", g, np.array([[2.0]]))
-    diagnose.LINEAR_DX.check("Linear(2, 1).backward: dX", dx, [[2.0, -4.0]], **inputs)
+    check_unchanged("Linear(2, 1).backward(grad)", g, case["g"])
+    diagnose.LINEAR_DX.check("Linear(2, 1).backward: dX", dx, case["dx"], **inputs)
     diagnose.LINEAR_DW.check(
         say.PART_OF(what=say.AFTER_STALE_FORWARD(call="Linear(2, 1).backward"), part="W.grad"),
         layer.W.grad,
-        [[6.0], [2.0]],
+        case["dW"],
         **inputs,
     )
-    diagnose.LINEAR_DB.check("Linear(2, 1).backward: b.grad", layer.b.grad, [2.0], **inputs)
+    diagnose.LINEAR_DB.check("Linear(2, 1).backward: b.grad", layer.b.grad, case["db"], **inputs)
     for name, value in (("dX", dx), ("W.grad", layer.W.grad), ("b.grad", layer.b.grad)):
         check_dtype(say.FOR_FLOAT64_INPUTS(call=f"Linear(2, 1).backward: {name}"), np.asarray(value), np.float64)
     y32 = Linear(3, 2)(np.ones((4, 3), dtype=np.float32))  # the given float32 parameters work too
     check_shape(say.FOR_FLOAT32_X(call="Linear(3, 2).forward"), y32, (4, 2))
     check_array(say.FOR_FLOAT32_X(call="Linear(3, 2).forward"), y32)
 
-    rng = np.random.default_rng(0)
-    W, b = rng.standard_normal((4, 3)), rng.standard_normal(3)
+    case = data.LINEAR["fd"]
     layer = Linear(4, 3)
-    layer.W, layer.b = Parameter(W, dtype=np.float64), Parameter(b, dtype=np.float64)
-    check_module_gradients(
+    layer.W, layer.b = Parameter(case["W"], dtype=np.float64), Parameter(case["b"], dtype=np.float64)
+    check_gradients(
         layer,
-        rng.standard_normal((5, 4)),
-        rng.standard_normal((5, 3)),
+        case["x"].copy(),
+        case["g"].copy(),
+        case["dx"],
+        [(layer.W, case["dW"]), (layer.b, case["db"])],
         quantities=(diagnose.LINEAR_DX, diagnose.LINEAR_DW, diagnose.LINEAR_DB),
-        W=W,
-        b=b,
+        W=case["W"],
+        b=case["b"],
+        **case["mistakes"],
     )
 
 
 @public_check("ReLU")
 def check_relu(ReLU: type) -> None:
     """A worked example with an exact zero, the graded properties, then finite differences away from the kink."""
+    case = data.RELU["example"]
     relu = ReLU()
-    h, h_stale, g = np.array([[-2.0, 0.0, 3.0]]), np.array([[1.0, 1.0, -1.0]]), np.array([[5.0, 5.0, -5.0]])
+    h, h_stale, g = case["h"].copy(), case["h_stale"].copy(), case["g"].copy()
     relu(h_stale.copy())
     y = relu(h)
-    diagnose.RELU_FORWARD.check(say.ON_INPUT(call="ReLU.forward", h="[-2, 0, 3]"), y, [[0.0, 0.0, 3.0]], x=h)
+    diagnose.RELU_FORWARD.check(
+        say.ON_INPUT(call="ReLU.forward", h="[-2, 0, 3]"), y, case["y"], x=h, **case["forward_mistakes"]
+    )
     check_dtype(say.ON_FLOAT64_INPUT(call="ReLU.forward", h="[-2, 0, 3]"), y, np.float64)
-    check_unchanged(say.ON_INPUT(call="ReLU.forward", h="[-2, 0, 3]"), h, np.array([[-2.0, 0.0, 3.0]]))
+    check_unchanged(say.ON_INPUT(call="ReLU.forward", h="[-2, 0, 3]"), h, case["h"])
     dx = relu.backward(g)
-    check_unchanged(say.WITH_GRAD(call="ReLU.backward(grad)", g="[5, 5, -5]"), g, np.array([[5.0, 5.0, -5.0]]))
+    check_unchanged(say.WITH_GRAD(call="ReLU.backward(grad)", g="[5, 5, -5]"), g, case["g"])
     diagnose.RELU_BACKWARD.check(
         say.AFTER_EARLIER_WITH_GRAD(call="ReLU.backward", h="[-2, 0, 3]", g="[5, 5, -5]"),
         dx,
-        [[0.0, 0.0, -5.0]],
+        case["dx"],
         x=h,
         x_stale=h_stale,
         g=g,
+        **case["backward_mistakes"],
     )
     check_dtype(say.FOR_FLOAT64_GRAD(call="ReLU.backward"), dx, np.float64)
 
-    rng = np.random.default_rng(1)
-    h = rng.standard_normal((4, 5))
-    h += np.sign(h) * 0.1  # stay away from the kink at 0, where finite differences are meaningless
-    check_module_gradients(ReLU(), h, rng.standard_normal((4, 5)), quantities=(diagnose.RELU_BACKWARD,))
+    case = data.RELU["fd"]  # away from the kink at 0, where finite differences are meaningless
+    check_gradients(
+        ReLU(), case["h"].copy(), case["g"].copy(), case["dx"], [], (diagnose.RELU_BACKWARD,), **case["mistakes"]
+    )
 
 
 @public_check("CrossEntropyLoss")
 def check_cross_entropy(CrossEntropyLoss: type) -> None:
     """Worked examples, logits of ±1000, targets whose probability underflows, then finite differences."""
+    cases = data.CROSS_ENTROPY
     loss_fn = CrossEntropyLoss()
-    z, y = np.array([[0.0, np.log(3.0), 0.0], [0.0, 0.0, 0.0]]), np.array([1, 0])  # softmax [1/5, 3/5, 1/5], [1/3]*3
-    loss_fn(np.ones((2, 3)), np.array([2, 2]))  # an earlier call, which backward must not use
+    stale = cases["stale"]
+    loss_fn(stale["z"].copy(), stale["y"].copy())  # an earlier call, which backward must not use
+    case = cases["example"]  # softmax [1/5, 3/5, 1/5] and [1/3] * 3
+    z, y = case["z"].copy(), case["y"].copy()
     example = say.ON_EXAMPLE(call="CrossEntropyLoss")
-    diagnose.check_loss(example, loss_fn(z, y), np.log([3 / 5, 1 / 3]), z=z, y=y)
-    check_unchanged(example, z, np.array([[0.0, np.log(3.0), 0.0], [0.0, 0.0, 0.0]]))
+    diagnose.check_loss(example, loss_fn(z, y), case["log_p"], z=z, y=y, **case["mistakes"])
+    check_unchanged(example, z, case["z"])
     dz = loss_fn.backward()
     diagnose.CROSS_ENTROPY_GRAD.check(
-        say.ON_EXAMPLE(call="CrossEntropyLoss.backward"), dz, [[0.1, -0.2, 0.1], [-1 / 3, 1 / 6, 1 / 6]], z=z, y=y
+        say.ON_EXAMPLE(call="CrossEntropyLoss.backward"), dz, case["dz"], z=z, y=y, **case["mistakes"]
     )
     check_dtype(say.FOR_FLOAT64_LOGITS(call="CrossEntropyLoss.backward"), dz, np.float64)
-    z1, y1 = np.array([[2.0, 0.0]]), np.array([1])  # one sample: still one number
+    case = cases["one"]  # one sample: still one number
+    z, y = case["z"].copy(), case["y"].copy()
     diagnose.check_loss(
         say.FOR_LOGITS_SHAPE(call="CrossEntropyLoss", shape=(1, 2)),
-        loss_fn(z1, y1),
-        [-np.log1p(np.exp(2.0))],
-        z=z1,
-        y=y1,
+        loss_fn(z, y),
+        case["log_p"],
+        z=z,
+        y=y,
+        **case["mistakes"],
     )
 
-    huge = np.array([[1000.0, -1000.0, 0.0], [-1000.0, 1000.0, 999.0]])
-    y = np.array([0, 2])  # targets near the row's max: exp(1000) overflows unless each row's max is subtracted
+    # targets near the row's max: exp(1000) overflows unless each row's max is subtracted
+    case = cases["huge"]
+    z, y = case["z"].copy(), case["y"].copy()
     diagnose.check_loss(
-        say.ON_HUGE_LOGITS(call="CrossEntropyLoss"), loss_fn(huge, y), [0.0, -1.0 - np.log1p(np.exp(-1.0))], z=huge, y=y
+        say.ON_HUGE_LOGITS(call="CrossEntropyLoss"), loss_fn(z, y), case["log_p"], z=z, y=y, **case["mistakes"]
     )
     diagnose.CROSS_ENTROPY_GRAD.check(
         say.ON_HUGE_LOGITS(call="CrossEntropyLoss.backward"),
         loss_fn.backward(),
-        [[0.0, 0.0, 0.0], [0.0, 0.5 / (1 + np.exp(-1.0)), -0.5 / (1 + np.exp(-1.0))]],
-        z=huge,
+        case["dz"],
+        z=z,
         y=y,
+        **case["mistakes"],
     )
-    far, y = np.array([[0.0, -800.0, 1.0], [2.0, 0.0, -790.0]]), np.array([1, 2])  # target probabilities underflow
+    case = cases["far"]  # target probabilities underflow
+    z, y = case["z"].copy(), case["y"].copy()
     diagnose.check_loss(
-        say.TARGETS_UNDERFLOW(call="CrossEntropyLoss"),
-        loss_fn(far, y),
-        [-800.0 - np.log1p(np.e), -792.0 - np.log1p(np.exp(-2.0))],
-        z=far,
-        y=y,
+        say.TARGETS_UNDERFLOW(call="CrossEntropyLoss"), loss_fn(z, y), case["log_p"], z=z, y=y, **case["mistakes"]
     )
     diagnose.CROSS_ENTROPY_GRAD.check(
         say.TARGETS_UNDERFLOW(call="CrossEntropyLoss.backward"),
         loss_fn.backward(),
-        [[0.5 / (1 + np.e), -0.5, 0.5 / (1 + np.exp(-1.0))], [0.5 / (1 + np.exp(-2.0)), 0.5 / (1 + np.exp(2.0)), -0.5]],
-        z=far,
+        case["dz"],
+        z=z,
         y=y,
+        **case["mistakes"],
     )
 
-    rng = np.random.default_rng(2)
-    z, y = 0.1 * rng.standard_normal((6, 4)), rng.integers(0, 4, size=6)  # small logits: an eps changes nothing here
+    case = cases["fd"]  # small logits: an eps changes nothing here
+    z, y = case["z"].copy(), case["y"].copy()
     loss_fn(z, y)
-    dz = loss_fn.backward()
-    z_fd = z.copy()
     diagnose.CROSS_ENTROPY_GRAD.check(
         say.FD_CHECK(what="CrossEntropyLoss.backward()"),
-        dz,
-        numerical_gradient(lambda: float(CrossEntropyLoss().forward(z_fd, y)), z_fd),
+        loss_fn.backward(),
+        case["dz"],
         FD_TOLERANCE,
         z=z,
         y=y,
+        **case["mistakes"],
     )
 
 
@@ -224,26 +256,28 @@ def check_cross_entropy(CrossEntropyLoss: type) -> None:
 def check_sgd(SGD: type) -> None:
     """Two steps in place, with the parameter without a gradient first, in the middle and last."""
     cases = []
-    for skipped in (0, 1, 2):
-        start = [np.array([1.0, 2.0], np.float32), np.array([3.0], np.float32), np.array([[-1.0, 0.5]], np.float32)]
-        grads = [np.array([10.0, -10.0], np.float32), np.array([4.0], np.float32), np.array([[2.0, -6.0]], np.float32)]
+    start, grads, lr = data.SGD["start"], data.SGD["grads"], data.SGD["lr"]
+    for stored in data.SGD["cases"]:  # the expected parameters after each step, and the typical mistakes' ones
+        skipped = stored["skipped"]
         params = [Parameter(s) for s in start]
         for i, p in enumerate(params):
             p.grad = None if i == skipped else grads[i].copy()
         views = [p.view(np.ndarray) for p in params]  # a view sees the update only if the parameter changes in place
-        optimizer = SGD(params, lr=0.1)
+        optimizer = SGD(params, lr=lr)
         case: dict[str, Any] = dict(
             start=start,
             grads=grads,
             skipped=skipped,
-            lr=0.1,
+            lr=lr,
+            expected=stored["expected"],
+            mistakes=stored["mistakes"],
             values=[],
             same_objects=[],
             all_parameters=[],
             dtypes=[],
             grads_after=[],
         )
-        for _ in range(2):
+        for _ in range(data.SGD["steps"]):
             optimizer.step()
             case["values"].append([np.array(v) for v in views])
             case["same_objects"].append(
@@ -274,10 +308,20 @@ def check_mlp(MLP: type) -> None:
             list(model.parameters()), [model.fc1.W, model.fc1.b, model.fc2.W, model.fc2.b], ["W1", "b1", "W2", "b2"]
         ),
     )
+    case = data.MLP
     model = MLP(5, 7, 3, rng=rng)
-    for layer in (model.fc1, model.fc2):  # float64 parameters for a precise gradient check
-        layer.W = Parameter(layer.W, dtype=np.float64)
-        layer.b = Parameter(rng.standard_normal(layer.b.shape), dtype=np.float64)
-    check_module_gradients(
-        model, rng.standard_normal((4, 5)), rng.standard_normal((4, 3)), quantities=(diagnose.MLP_BACKWARD,)
+    for layer, n in ((model.fc1, "1"), (model.fc2, "2")):  # float64 parameters for a precise gradient check
+        layer.W = Parameter(case[f"W{n}"], dtype=np.float64)
+        layer.b = Parameter(case[f"b{n}"], dtype=np.float64)
+    grads = case["grads"]
+    check_gradients(
+        model,
+        case["x"].copy(),
+        case["g"].copy(),
+        grads["x"],
+        [
+            (p, grads[name])
+            for p, name in ((model.fc1.W, "W1"), (model.fc1.b, "b1"), (model.fc2.W, "W2"), (model.fc2.b, "b2"))
+        ],
+        quantities=(diagnose.MLP_BACKWARD,),
     )

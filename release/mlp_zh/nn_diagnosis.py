@@ -1,9 +1,13 @@
 """Name the mistake: when a check fails, find the typical mistake that gives exactly what came.
 
 Every quantity the exercises compute is a ``Quantity``: the chapter's formula
-and a list of ``Suspect`` mistakes, each with the wrong answer it produces,
-computed from the expected answer and the check's inputs (``x``, ``W``, ``b``,
-``g`` for the upstream gradient, ``z`` and ``y`` for logits and targets, ...).
+and a list of ``Suspect`` mistakes, each with the wrong answer it produces.
+A wrong answer that takes the check's inputs to compute is handed in by the
+caller, under the suspect's name: the grader computes it with its own
+reference, on its side of the trust line, and a public check has it stored
+for its fixed inputs (``nn_public_data``). Here a suspect only transforms the
+expected value it is handed (``-e``, ``e.T``, ``e * B``), so no function of
+this module computes a graded quantity from inputs a caller chooses.
 The notebook's public checks and the grader's hidden checks use the same
 catalogue, so a student sees the same message before and after submitting.
 """
@@ -28,10 +32,17 @@ MATCH_TOLERANCE = 1e-4
 
 @dataclass(frozen=True)
 class Suspect:
-    """A typical mistake: ``gives(expected, **inputs)`` is its wrong answer, or ``shows(actual, expected, **inputs)``
-    spots it."""
+    """A typical mistake and how to spot it. Its wrong answer is either ``given``: the name under which the caller
+    hands it (the grader computes it from the check's inputs with its own reference, a public check has it stored for
+    its fixed inputs), or ``gives(expected, **inputs)``: a sign, a transpose or a batch-size factor of the expected
+    value, reading the inputs for their shapes only. ``shows(actual, **facts)`` spots it from facts the caller hands.
+
+    Nothing here computes a loss, a softmax, a layer's output or a gradient from a check's inputs: a function that did
+    would be an answer a student could call (the kit's tests call every function here with a student's arrays).
+    """
 
     cause: Text
+    given: str = ""
     gives: Callable[..., Any] | None = None
     shows: Callable[..., bool] | None = None
 
@@ -39,8 +50,9 @@ class Suspect:
         with np.errstate(all="ignore"):
             try:  # a suspect that does not apply to these inputs (a missing input, mismatched shapes) is not named
                 if self.shows is not None:
-                    return bool(self.shows(actual, expected, **inputs))
-                wrong = np.asarray(self.gives(expected, **inputs), dtype=np.float64)
+                    return bool(self.shows(actual, **inputs))
+                wrong = inputs[self.given] if self.given else self.gives(expected, **inputs)
+                wrong = np.asarray(wrong, dtype=np.float64)
             except Exception:
                 return False
         if (
@@ -113,15 +125,15 @@ LINEAR_FORWARD = Quantity(
     "Y",
     say.LINEAR_FORWARD_FORMULA,
     (
-        Suspect(say.NO_BIAS, gives=lambda e, b, **_: e - b),
-        Suspect(say.W_TRANSPOSED, gives=lambda e, x, W, b, **_: x @ W.T + b),
+        Suspect(say.NO_BIAS, given="no_bias"),
+        Suspect(say.W_TRANSPOSED, given="w_transposed"),
     ),
 )
 LINEAR_DX = Quantity(
     "dX",
     say.LINEAR_DX_FORMULA,
     (
-        Suspect(say.DX_NOT_TRANSPOSED, gives=lambda e, W, g, **_: g @ W),
+        Suspect(say.DX_NOT_TRANSPOSED, given="dx_not_transposed"),
         Suspect(say.DX_OVER_BATCH, gives=lambda e, **_: e / _batch(e)),
     ),
 )
@@ -131,94 +143,61 @@ LINEAR_DW = Quantity(
     (
         Suspect(say.DW_TRANSPOSED, gives=lambda e, **_: e.T),
         Suspect(say.DW_OVER_BATCH, gives=lambda e, x, **_: e / x.shape[0]),
-        Suspect(say.DW_STALE_INPUT, gives=lambda e, x_stale, g, **_: x_stale.T @ g),
+        Suspect(say.DW_STALE_INPUT, given="dw_stale_input"),
     ),
 )
 LINEAR_DB = Quantity(
     "db",
     say.LINEAR_DB_FORMULA,
     (
-        Suspect(say.DB_NOT_SUMMED, gives=lambda e, g, **_: g),
+        Suspect(say.DB_NOT_SUMMED, given="db_not_summed"),
         Suspect(say.DB_KEEPDIMS, gives=lambda e, **_: e[None, :]),
-        Suspect(say.DB_WRONG_AXIS, gives=lambda e, g, **_: g.sum(axis=1)),
+        Suspect(say.DB_WRONG_AXIS, given="db_wrong_axis"),
         Suspect(say.DB_MEAN, gives=lambda e, g, **_: e / g.shape[0]),
-        Suspect(say.DB_ONE_NUMBER, gives=lambda e, g, **_: g.sum()),
+        Suspect(say.DB_ONE_NUMBER, given="db_one_number"),
     ),
 )
 RELU_FORWARD = Quantity(
     "ReLU(H)",
     say.RELU_FORWARD_FORMULA,
     (
-        Suspect(say.RELU_MAX_REDUCTION, gives=lambda e, x, **_: np.max(x, 0)),
-        Suspect(say.RELU_NEGATIVE_PART, gives=lambda e, x, **_: x - e),
+        Suspect(say.RELU_MAX_REDUCTION, given="relu_max_reduction"),
+        Suspect(say.RELU_NEGATIVE_PART, given="relu_negative_part"),
     ),
 )
 RELU_BACKWARD = Quantity(
     "dX",
     say.RELU_BACKWARD_FORMULA,
     (
-        Suspect(say.RELU_MASK_AT_ZERO, gives=lambda e, x, g, **_: e + g * (x == 0)),
-        Suspect(say.RELU_TIMES_OUTPUT, gives=lambda e, x, **_: e * x),
-        Suspect(say.RELU_MASK_FROM_G, gives=lambda e, g, **_: g * (g > 0)),
-        Suspect(say.RELU_STALE_MASK, gives=lambda e, x_stale, g, **_: g * (x_stale > 0)),
-        Suspect(say.RELU_NO_MASK, gives=lambda e, g, **_: g),
+        Suspect(say.RELU_MASK_AT_ZERO, given="relu_mask_at_zero"),
+        Suspect(say.RELU_TIMES_OUTPUT, given="relu_times_output"),
+        Suspect(say.RELU_MASK_FROM_G, given="relu_mask_from_g"),
+        Suspect(say.RELU_STALE_MASK, given="relu_stale_mask"),
+        Suspect(say.RELU_NO_MASK, given="relu_no_mask"),
     ),
 )
-
-
-def _onehot(y: np.ndarray, classes: int) -> np.ndarray:
-    return np.eye(classes)[np.asarray(y, dtype=np.int64)]
-
-
-def _all_rows_at_targets(y: np.ndarray, classes: int, batch: int) -> np.ndarray:
-    """What `grad[:, y] -= 1` subtracts: 1 in every row, in every column that is some sample's target."""
-    columns = np.zeros(classes)
-    columns[np.asarray(y, dtype=np.int64)] = 1.0
-    return np.tile(columns, (batch, 1))
-
-
-def _softmax_over_batch(z: np.ndarray, shift_rows: bool) -> np.ndarray:
-    """Softmax normalised down each column (the batch axis), after either shift, as the mistake computes it."""
-    shifted = z - (z.max(axis=1, keepdims=True) if shift_rows else z.max(axis=0, keepdims=True))
-    return np.exp(shifted) / np.exp(shifted).sum(axis=0, keepdims=True)
 
 
 LOG_EPS = 1e-7
 """The largest eps accepted inside the loss's log, ``-log(p + eps)``, or as a clip,
 ``-log(np.clip(p, eps, 1 - eps))``."""
 OVERFLOW_LOGIT = 88.0
-"""exp overflows float32 above about 88.7 (float64 above about 709.8)."""
+"""exp overflows float32 above about 88.7 (float64 above about 709.8): a row whose largest logit is beyond ±88
+``can_overflow`` without the max shift."""
 UNDERFLOW_LOG_P = -87.0
-"""A probability below exp(-87) underflows to 0 in float32 (below about exp(-745) in float64)."""
+"""A probability below exp(-87) underflows to 0 in float32 (below about exp(-745) in float64): a target whose log
+probability is below it ``can_underflow``."""
 
 
-def _rows_can_overflow(z: np.ndarray) -> bool:
-    """Some row's exp would overflow (or every exp in a row underflow, 0 / 0) without the max shift."""
-    row_max = np.asarray(z, dtype=np.float64).max(axis=1)
-    return bool((row_max > OVERFLOW_LOGIT).any() or (row_max < -OVERFLOW_LOGIT).any())
-
-
-def _log_p_target(z: np.ndarray, y: np.ndarray) -> np.ndarray:
-    """log softmax(z)[y] per row, in float64, the stable way (this is the check's own arithmetic, not a hint)."""
-    z = np.asarray(z, dtype=np.float64)
-    m = z.max(axis=1, keepdims=True)
-    log_softmax = z - m - np.log(np.exp(z - m).sum(axis=1, keepdims=True))
-    return log_softmax[np.arange(len(y)), np.asarray(y, dtype=np.int64)]
-
-
-def _target_can_underflow(z: np.ndarray, y: np.ndarray) -> bool:
-    return bool(_log_p_target(z, y).min() < UNDERFLOW_LOG_P)
-
-
-def _overflowed(actual: np.ndarray, expected: np.ndarray, z: np.ndarray, y: np.ndarray, **_: Any) -> bool:
+def _overflowed(actual: np.ndarray, can_overflow: bool, can_underflow: bool, **_: Any) -> bool:
     """Non-finite where only a missing max shift can explain it: exp overflows, and no target's probability
-    underflows."""
-    return not np.isfinite(actual).all() and _rows_can_overflow(z) and not _target_can_underflow(z, y)
+    underflows (the caller says which can happen on its inputs)."""
+    return not np.isfinite(actual).all() and can_overflow and not can_underflow
 
 
-def _log_of_underflow(actual: np.ndarray, expected: np.ndarray, z: np.ndarray, y: np.ndarray, **_: Any) -> bool:
+def _log_of_underflow(actual: np.ndarray, can_overflow: bool, can_underflow: bool, **_: Any) -> bool:
     """Non-finite where only a target probability that underflowed to 0 can explain it: no exp can overflow."""
-    return not np.isfinite(actual).all() and _target_can_underflow(z, y) and not _rows_can_overflow(z)
+    return not np.isfinite(actual).all() and can_underflow and not can_overflow
 
 
 CROSS_ENTROPY = Quantity(
@@ -229,47 +208,24 @@ CROSS_ENTROPY = Quantity(
         Suspect(say.LOG_OF_ZERO, shows=_log_of_underflow),
         Suspect(say.LOSS_SUMMED, gives=lambda e, z, **_: e * z.shape[0]),
         Suspect(say.LOSS_SIGN, gives=lambda e, **_: -e),
-        *(
-            Suspect(
-                say.OVER_BATCH,
-                gives=lambda e, z, y, s=s, **_: -np.mean(np.log(_softmax_over_batch(z, s))[np.arange(len(y)), y]),
-            )
-            for s in (True, False)
-        ),
+        Suspect(say.OVER_BATCH, given="loss_over_batch_row_shift"),
+        Suspect(say.OVER_BATCH, given="loss_over_batch_column_shift"),
     ),
 )
-
-
-def _unshifted_grad(e: np.ndarray, z: np.ndarray, y: np.ndarray, **_: Any) -> np.ndarray:
-    """dZ from log-probabilities computed without the max shift: rows whose exp overflowed get probabilities 0."""
-    probs = np.exp(z - np.log(np.exp(z).sum(axis=1, keepdims=True)))
-    return (probs - _onehot(y, z.shape[1])) / z.shape[0]
-
-
 CROSS_ENTROPY_GRAD = Quantity(
     "dZ",
     say.CROSS_ENTROPY_GRAD_FORMULA,
     (
         Suspect(say.NO_MAX_SHIFT, shows=_overflowed),
         Suspect(say.DIVIDES_BY_ZERO, shows=_log_of_underflow),
-        Suspect(say.NO_MAX_SHIFT, gives=_unshifted_grad),
+        Suspect(say.NO_MAX_SHIFT, given="dz_unshifted"),
         Suspect(say.DZ_NOT_OVER_B, gives=lambda e, z, **_: e * z.shape[0]),
-        Suspect(
-            say.DZ_EVERY_ROW,
-            gives=lambda e, z, y, **_: (
-                e + (_onehot(y, z.shape[1]) - _all_rows_at_targets(y, z.shape[1], z.shape[0])) / z.shape[0]
-            ),
-        ),
-        Suspect(say.DZ_NO_ONEHOT, gives=lambda e, z, y, **_: e + _onehot(y, z.shape[1]) / z.shape[0]),
+        Suspect(say.DZ_EVERY_ROW, given="dz_every_row"),
+        Suspect(say.DZ_NO_ONEHOT, given="dz_no_onehot"),
         Suspect(say.DZ_SIGN, gives=lambda e, **_: -e),
-        Suspect(say.DZ_FROM_LOGITS, gives=lambda e, z, y, **_: (z - _onehot(y, z.shape[1])) / z.shape[0]),
-        *(
-            Suspect(
-                say.OVER_BATCH,
-                gives=lambda e, z, y, s=s, **_: (_softmax_over_batch(z, s) - _onehot(y, z.shape[1])) / z.shape[0],
-            )
-            for s in (True, False)
-        ),
+        Suspect(say.DZ_FROM_LOGITS, given="dz_from_logits"),
+        Suspect(say.OVER_BATCH, given="dz_over_batch_row_shift"),
+        Suspect(say.OVER_BATCH, given="dz_over_batch_column_shift"),
     ),
 )
 
@@ -287,7 +243,8 @@ def check_loss(what: Text | str, loss: Any, log_p_target: Any, tolerance: float 
     """The mean cross-entropy: one floating-point number, finite, between the band of ``loss_band`` averaged over the
     batch (the exact mean −log p, or the same with an eps of at most ``LOG_EPS``), ``tolerance`` relative.
 
-    ``log_p_target`` holds log softmax(Z_i)[y_i] for each sample; ``inputs`` (z, y) let a failure name its cause.
+    ``log_p_target`` holds log softmax(Z_i)[y_i] for each sample, computed by the caller; ``inputs`` (the logits ``z``,
+    the facts and wrong answers ``CROSS_ENTROPY``'s suspects read) let a failure name its cause.
     """
     low, high = loss_band(log_p_target)
     exact = -np.asarray(log_p_target, dtype=np.float64)
@@ -337,9 +294,9 @@ SGD_UPDATE = Quantity(
     "θ",
     say.SGD_FORMULA,
     (
-        Suspect(say.SGD_ASCENT, gives=lambda e, start, grad, lr, steps, **_: start + steps * lr * grad),
-        Suspect(say.SGD_LR_TWICE, gives=lambda e, start, grad, lr, steps, **_: start - steps * lr * lr * grad),
-        Suspect(say.SGD_NO_LR, gives=lambda e, start, grad, steps, **_: start - steps * grad),
+        Suspect(say.SGD_ASCENT, given="sgd_ascent"),
+        Suspect(say.SGD_LR_TWICE, given="sgd_lr_twice"),
+        Suspect(say.SGD_NO_LR, given="sgd_no_lr"),
     ),
 )
 
@@ -364,8 +321,10 @@ def sgd_cause(cases: Sequence[dict[str, Any]]) -> Text | None:
 def check_sgd(name: str, cases: Sequence[dict[str, Any]]) -> None:
     """Judge SGD steps. Each case: ``start``, ``grads`` (float32 arrays), ``skipped`` (the index whose .grad is None),
     ``lr``, and what came after each step: ``values`` (seen through views), ``same_objects``, ``all_parameters``,
-    ``dtypes``, ``grads_after``. Parameters must move by −lr·grad per step, in place, float32, the skipped one not at
-    all. ``name`` is the call, as code (``SGD(params).step()``)."""
+    ``dtypes``, ``grads_after``; and from the caller, for each step and parameter, ``expected`` (θ − step·lr·grad, or
+    None for the skipped one) and ``mistakes`` (the wrong answers ``SGD_UPDATE``'s suspects read). Parameters must move
+    to ``expected``, in place, float32, the skipped one not at all. ``name`` is the call, as code
+    (``SGD(params).step()``)."""
     cause = sgd_cause(cases)
     for case in cases:
         start, grads, skipped, lr = case["start"], case["grads"], case["skipped"], case["lr"]
@@ -383,7 +342,7 @@ def check_sgd(name: str, cases: Sequence[dict[str, Any]]) -> None:
                     if case["grads_after"][step - 1][i] is not None:
                         fail(say.ITS_GRAD(what=what), say.LEAVE_GRAD_NONE(), say.AN_ARRAY(), say.SGD_SETS_GRAD)
                     continue
-                expected = start[i].astype(np.float64) - step * lr * grads[i].astype(np.float64)
+                expected = case["expected"][step - 1][i]
                 # float32 rounds θ and η·g before they cancel: the error is relative to them, not to a small θ − η·g
                 operands = max(
                     float(np.max(np.abs(start[i]), initial=0.0)),
@@ -396,10 +355,7 @@ def check_sgd(name: str, cases: Sequence[dict[str, Any]]) -> None:
                     1e-5,
                     cause=cause,
                     scale=operands,
-                    start=start[i],
-                    grad=grads[i],
-                    lr=lr,
-                    steps=step,
+                    **case["mistakes"][step - 1][i],
                 )
                 dtype = case["dtypes"][step - 1][i]
                 if np.dtype(dtype) != np.float32:
@@ -413,14 +369,14 @@ MLP_FORWARD = Quantity(
     "logits",
     say.MLP_FORWARD_FORMULA,
     (
-        Suspect(say.MLP_NO_RELU, gives=lambda e, x, W1, b1, W2, b2, **_: (x @ W1 + b1) @ W2 + b2),
-        Suspect(say.MLP_RELU_ON_LOGITS, gives=lambda e, **_: np.maximum(e, 0)),
+        Suspect(say.MLP_NO_RELU, given="mlp_no_relu"),
+        Suspect(say.MLP_RELU_ON_LOGITS, given="mlp_relu_on_logits"),
     ),
 )
 MLP_BACKWARD = Quantity(
     "dX",
     say.MLP_BACKWARD_FORMULA,
-    (Suspect(say.MLP_RETURNS_RELU_GRAD, gives=lambda e, x, W1, b1, W2, g, **_: (g @ W2.T) * ((x @ W1 + b1) > 0)),),
+    (Suspect(say.MLP_RETURNS_RELU_GRAD, given="mlp_returns_relu_grad"),),
 )
 
 FORWARD_ORDER = ["fc1.forward", "relu.forward", "fc2.forward"]

@@ -2,13 +2,15 @@
 
 Every check raises ``CheckFailed`` (an ``AssertionError``) carrying a ``Failure``: what was expected, what came, and
 what that usually means, as data (``nn_messages``); a notebook shows its message alone, without a traceback, in the
-edition's language. Gradient checks compare a ``backward`` with central finite differences computed in float64.
+edition's language. Gradient checks compare a ``backward`` with the gradient the caller hands: the public checks'
+were computed once by the grader's float64 reference with central finite differences, for their fixed inputs
+(``nn_public_data``). Nothing here computes a gradient, or anything else graded, from inputs a caller chooses.
 """
 
 from __future__ import annotations
 
 import textwrap
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from typing import Any
 
 import nn_messages as say
@@ -16,9 +18,6 @@ import numpy as np
 from nn_messages import CheckFailed, Failure, Text  # noqa: F401 - checks and the notebook catch CheckFailed from here
 
 from nn_i18n import LANGUAGE, WIDTH
-
-FD_EPS = 1e-6
-"""Step of the central differences ``(f(x + eps) - f(x - eps)) / (2 eps)``."""
 
 FD_TOLERANCE = 1e-6
 """Largest accepted gradient-check error (see ``gradient_error``)."""
@@ -151,21 +150,6 @@ def check_within(
     fail(what, expectation, got, cause)
 
 
-def numerical_gradient(f: Callable[[], float], x: np.ndarray, eps: float = FD_EPS) -> np.ndarray:
-    """Central differences of the scalar ``f()`` with respect to every entry of ``x`` (changed in place, then
-    restored)."""
-    grad = np.zeros(x.shape, dtype=np.float64)
-    for index in np.ndindex(x.shape):
-        old = x[index]
-        x[index] = old + eps
-        f_plus = float(f())
-        x[index] = old - eps
-        f_minus = float(f())
-        x[index] = old
-        grad[index] = (f_plus - f_minus) / (2 * eps)
-    return grad
-
-
 def check_gradient(what: Label, analytic: Any, numeric: np.ndarray, cause: Text | None = None) -> None:
     """Compare a ``backward`` result with finite differences (tolerance ``FD_TOLERANCE``)."""
     check_close(say.FD_CHECK(what=what), analytic, numeric, FD_TOLERANCE, cause)
@@ -185,35 +169,3 @@ def check_unchanged(what: Label, after: np.ndarray, before: np.ndarray) -> None:
         _number(after[index]),
         say.CHANGED_IN_PLACE,
     )
-
-
-def check_module_gradients(
-    module: Any, x: np.ndarray, upstream: np.ndarray, quantities: Sequence[Any] = (), **inputs: Any
-) -> None:
-    """Gradient-check ``module.backward`` for L = sum(module(x) * upstream), w.r.t. x and every parameter.
-
-    Run it in float64: ``x``, ``upstream`` and the module's parameters should be float64 arrays.
-    ``quantities`` (from ``nn_diagnosis``), for dX and then each parameter, name the likely cause of a
-    wrong gradient; ``inputs`` are passed on to them, with ``x`` and ``g`` (the upstream gradient).
-    """
-    name = type(module).__name__
-
-    def loss() -> float:
-        return float(np.sum(module.forward(x) * upstream))
-
-    numeric_dx = numerical_gradient(loss, x)
-    params = list(module.parameters())
-    numeric = [numerical_gradient(loss, p) for p in params]
-    module.forward(x)
-    dx = module.backward(upstream.copy())
-    call = f"{name}.backward(grad)"
-    results = [(say.RETURNED_DX(call=call), dx, numeric_dx)]
-    results += [
-        (say.PARAMETER_GRAD(call=call, index=i, shape=p.shape), p.grad, n)
-        for i, (p, n) in enumerate(zip(params, numeric, strict=True))
-    ]
-    for k, (what, analytic, expected) in enumerate(results):
-        if k < len(quantities):
-            quantities[k].check(say.FD_CHECK(what=what), analytic, expected, FD_TOLERANCE, x=x, g=upstream, **inputs)
-        else:
-            check_gradient(what, analytic, expected)
