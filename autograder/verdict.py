@@ -3,6 +3,11 @@
 The grader writes each verdict into its test cell as a ``display_data`` output of type ``MIME`` (next to the error
 output that makes nbgrader give the cell 0 points): the feedback, the grade command's summary and the class report
 read these fields, never the rendered message. ``Failure`` and ``Text`` are the course helpers' (``nn_messages``).
+
+A verdict is read only where the grader writes one: the output of a hidden test cell (``test_<check>``) naming that
+check. An output of type ``MIME`` anywhere else is a student's (``display`` can emit any type) and is never read; the
+grader drops such outputs after execution (``autograder.preprocessors.sanitize.DropForgedVerdicts``). One that cannot
+be read raises ``Unreadable``: the grader's fault for that cell, which its readers show as such.
 """
 
 from __future__ import annotations
@@ -18,6 +23,12 @@ if TYPE_CHECKING:  # the course's helpers: importable once the release folder is
 
 MIME = "application/vnd.dl-notes-kit.verdict+json"
 """The media type of a verdict in a notebook output (nbconvert's HTML shows no output of an unknown type)."""
+TEST_PREFIX = "test_"
+"""A hidden test cell's grade_id is this prefix and its check's name."""
+
+
+class Unreadable(ValueError):
+    """A hidden test cell's verdict that cannot be read (malformed, several, or naming another check)."""
 
 
 @dataclass(frozen=True)
@@ -78,19 +89,50 @@ class Verdict:
         return NotebookNode(output_type="display_data", metadata={}, data={MIME: self.to_data()})
 
 
+def check_of(cell: Mapping[str, Any]) -> str | None:
+    """The check a hidden test cell decides (its grade_id is ``test_<check>``), or None for any other cell."""
+    grade_id = (cell.get("metadata") or {}).get("nbgrader", {}).get("grade_id") or ""
+    if cell.get("cell_type") != "code" or not isinstance(grade_id, str) or not grade_id.startswith(TEST_PREFIX):
+        return None
+    return grade_id[len(TEST_PREFIX) :]
+
+
+def is_verdict(output: Mapping[str, Any]) -> bool:
+    """Whether ``output`` has the verdict's media type (the grader's, or a student's forgery of it)."""
+    data = output.get("data")
+    return isinstance(data, Mapping) and MIME in data
+
+
 def read(cell: Mapping[str, Any]) -> Verdict | None:
-    """The verdict the grader wrote into a test cell, if any."""
-    for output in cell.get("outputs", []):
-        if output.get("output_type") == "display_data" and MIME in output.get("data", {}):
-            return Verdict.from_data(output["data"][MIME])
-    return None
+    """The verdict the grader wrote into a hidden test cell; None if there is none or the cell is no hidden test cell.
+
+    Raises ``Unreadable`` if the cell holds several, or one that is malformed or names another check.
+    """
+    check = check_of(cell)
+    if check is None:
+        return None
+    found = [output for output in cell.get("outputs", []) if is_verdict(output)]
+    if not found:
+        return None
+    if len(found) > 1 or found[0].get("output_type") != "display_data":
+        raise Unreadable(f"{check}: {len(found)} verdict outputs, the grader writes one display_data")
+    try:
+        result = Verdict.from_data(found[0]["data"][MIME])
+    except Exception as error:  # noqa: BLE001 - any malformed verdict is the same fault: it cannot be read
+        raise Unreadable(f"{check}: {type(error).__name__}: {error}") from error
+    if result.check != check:
+        raise Unreadable(f"{check}: the verdict names another check, {result.check!r}")
+    return result
 
 
 def verdicts(notebook: Mapping[str, Any]) -> dict[str, Verdict]:
-    """Every verdict of a graded notebook, by check name, in notebook order."""
+    """Every readable verdict of a graded notebook, by check name, in notebook order."""
     found = {}
     for cell in notebook.get("cells", []):
-        verdict = read(cell)
+        try:
+            verdict = read(cell)
+        except Unreadable:
+            continue
         if verdict is not None:
             found[verdict.check] = verdict
     return found

@@ -9,22 +9,28 @@ feedback template it
   what came, the likely cause and the formula; the public checks that failed apart; names the checks in nbgrader's
   list of cells; sets every failure message apart in place, and draws the markdown tables' rules (CSS);
 * renders every hidden check's message from its verdict (``autograder.verdict``, written by the grader) in the
-  language of the assignment's edition (``nn_i18n.LANGUAGE`` of its released helpers).
+  language of the assignment's edition (``nn_i18n.LANGUAGE`` of its released helpers); a verdict it cannot read is
+  shown as the grader's fault in its cell, and the rest of the feedback is written;
+* runs and loads nothing of the student's (``autograder.safe_html``): every output is kept only as what the page can
+  show inertly (HTML and SVG cleaned, script shown as text), every markdown cell's HTML is cleaned once rendered,
+  and the page carries a Content-Security-Policy with no script and no loads but ``data:`` images.
 """
 
 from __future__ import annotations
 
 import re
+import secrets
 from pathlib import Path
 from typing import Any
 
+from jinja2 import pass_context
 from latex2mathml.converter import convert
 from nbconvert.exporters import HTMLExporter
 from nbformat import NotebookNode
 from nbformat.v4 import new_markdown_cell
 from nbgrader.coursedir import CourseDirectory
 
-from autograder import verdict
+from autograder import safe_html, verdict
 from autograder.exporters import summary
 from autograder.helpers import edition_language
 from autograder.helpers import use as use_helpers
@@ -33,6 +39,8 @@ MATH = re.compile(r"\$\$(?P<display>.+?)\$\$|(?<![\\$])\$(?P<inline>[^$\n]+?)\$"
 CODE = re.compile(r"(`+)(?:.+?)\1", re.S)
 MATHJAX = re.compile(r"\s*<!-- Load mathjax -->.*?<!-- End of mathjax configuration -->", re.S)
 TOC = re.compile(r'<div id="toc">.*?</div>', re.S)
+FONT_FACE = re.compile(r"@font-face\s*\{[^}]*\}")
+"""Bootstrap's icon font, fetched from a folder next to the page that is not there: the page loads nothing."""
 CSS = """
 div.output_subarea.output_error { background: #fdecea; border-left: 6px solid #c62828; border-radius: 3px;
   padding: 0.5em 0.8em; margin: 0.3em 0; }
@@ -86,9 +94,17 @@ def release_of(config: Any, assignment: str) -> Path:
 
 
 def show_verdicts(nb: NotebookNode, language: str) -> None:
-    """Each hidden test cell's outputs as words in ``language``, rendered from the verdict the grader wrote there."""
+    """Each hidden test cell's outputs as words in ``language``, rendered from the verdict the grader wrote there (or
+    the grader's fault, if it cannot be read)."""
+    from autograder import messages as say
+
     for cell in nb.cells:
-        found = verdict.read(cell) if cell.cell_type == "code" else None
+        try:
+            found = summary.readable(cell, language)
+        except verdict.Unreadable:
+            text = say.FEEDBACK_UNREADABLE.render(language)
+            cell.outputs = [NotebookNode(output_type="error", ename="GraderFault", evalue=text, traceback=[text])]
+            continue
         if found is None:
             continue
         if found.failure is not None:
@@ -100,6 +116,17 @@ def show_verdicts(nb: NotebookNode, language: str) -> None:
             cell.outputs = [NotebookNode(output_type="stream", name="stdout", text=found.note.render(language) + "\n")]
         else:
             cell.outputs = []
+
+
+def make_inert(nb: NotebookNode) -> None:
+    """Every output only as the page can show it without running or loading anything; raw cells cleaned; no widget
+    state (the template would write it into a script element)."""
+    for cell in nb.cells:
+        if cell.cell_type == "code":
+            cell.outputs = [shown for output in cell.get("outputs", []) if (shown := safe_html.inert_output(output))]
+        elif cell.cell_type == "raw":
+            cell.source = safe_html.clean(cell.source)
+    nb.metadata.pop("widgets", None)
 
 
 class FeedbackExporter(HTMLExporter):
@@ -115,23 +142,38 @@ class FeedbackExporter(HTMLExporter):
             language = edition_language(release)
         import autograder.messages  # noqa: F401 - declares the grader's messages, which verdicts name
 
-        checks = summary.checks_of(nb)
+        checks = summary.checks_of(nb, language)
         show_verdicts(nb, language)
+        make_inert(nb)
         for cell in nb.cells:
             if cell.cell_type == "markdown":
                 cell.source = render_math(cell.source)
-        nb.cells.insert(0, new_markdown_cell(summary.top_box(checks, language)))
+        # The top box is the kit's HTML, put in place once the page is rendered: every markdown cell is cleaned as a
+        # student's (markdown2html), and a student's HTML may not wear the box's classes. The mark cannot be guessed.
+        mark = f"kit-top-box-{secrets.token_hex(16)}"
+        nb.cells.insert(0, new_markdown_cell(mark))
+        resources["kit_top_box"] = (mark, summary.top_box(checks, language))
         resources["kit_language"] = language
         resources["kit_toc"] = summary.contents(checks, language)
         return nb, resources
+
+    @pass_context
+    def markdown2html(self, context: Any, source: str) -> str:
+        """A markdown cell's HTML (nbconvert's renderer), cleaned: its raw HTML may be a student's."""
+        return safe_html.clean(super().markdown2html(context, source))
 
     def from_notebook_node(
         self, nb: NotebookNode, resources: dict[str, Any] | None = None, **kw: Any
     ) -> tuple[str, dict[str, Any]]:
         output, resources = super().from_notebook_node(nb, resources, **kw)
         output = MATHJAX.sub("", output, count=1)
+        head, tail = output.split("</head>", 1) if "</head>" in output else (output, None)
+        output = head if tail is None else f"{FONT_FACE.sub('', head)}</head>{tail}"
         if resources.get("kit_toc"):  # nbgrader's list of "Test cell" links, replaced by the checks' names
             output = TOC.sub(lambda _: resources["kit_toc"], output, count=1)
+        if resources.get("kit_top_box"):
+            mark, box = resources["kit_top_box"]
+            output = re.sub(rf"<p>{mark}</p>|{mark}", lambda _: box, output, count=1)
         output = output.replace("</head>", f'<style type="text/css">{CSS}</style>\n</head>', 1)
         output = re.sub(r"<html>", f'<html lang="{resources.get("kit_language", "en")}">', output, count=1)
-        return output, resources
+        return safe_html.with_policy(output), resources

@@ -16,6 +16,7 @@ from typing import Any
 from nbformat import NotebookNode
 
 from autograder import verdict
+from autograder.student_text import student_lines, student_text
 from autograder.verdict import Verdict
 
 CLASS = "kit-failed-summary"
@@ -31,14 +32,16 @@ class CheckCell:
     score: float
     verdict: Verdict | None  # hidden tests only
     error: str | None  # a public check's message as the kernel showed it (in the edition's language), if it failed
+    unreadable: bool = False  # a hidden test whose verdict the grader cannot read: the grader's fault
 
     @property
     def public(self) -> bool:
-        return self.verdict is None
+        return self.verdict is None and not self.unreadable
 
     @property
     def failed(self) -> bool:
-        return (self.verdict is not None and not self.verdict.passed) or (self.public and self.error is not None)
+        hidden_failed = self.verdict is not None and not self.verdict.passed
+        return hidden_failed or self.unreadable or (self.public and self.error is not None)
 
 
 def _error_of(cell: NotebookNode) -> str | None:
@@ -48,12 +51,27 @@ def _error_of(cell: NotebookNode) -> str | None:
         if output.get("output_type") != "error":
             continue
         if output.get("ename") == "CheckFailed" and output.get("traceback"):
-            return "\n".join(ANSI.sub("", line) for line in output["traceback"]).strip()
-        return f"{output.get('ename', '')}: {output.get('evalue', '')}".strip(": ")
+            return student_lines("\n".join(ANSI.sub("", line) for line in output["traceback"]).strip())
+        return student_text(f"{output.get('ename', '')}: {output.get('evalue', '')}".strip(": "))
     return None
 
 
-def checks_of(nb: NotebookNode) -> list[CheckCell]:
+def readable(cell: NotebookNode, language: str) -> Verdict | None:
+    """The grader's verdict in a hidden test cell (None in any other cell), checked to render in ``language``.
+
+    Raises ``verdict.Unreadable`` for one that is malformed or names a message the catalogue cannot render."""
+    result = verdict.read(cell)
+    if result is not None:
+        try:
+            for text in (result.failure, result.note):
+                if text is not None:
+                    text.render(language)
+        except Exception as error:  # noqa: BLE001 - a verdict that cannot be rendered cannot be read
+            raise verdict.Unreadable(f"{result.check}: {type(error).__name__}: {error}") from error
+    return result
+
+
+def checks_of(nb: NotebookNode, language: str = "en") -> list[CheckCell]:
     """The graded cells, in notebook order (read before the outputs are rendered for reading)."""
     found = []
     for cell in nb.cells:
@@ -61,8 +79,12 @@ def checks_of(nb: NotebookNode) -> list[CheckCell]:
         if cell.cell_type != "code" or not meta.get("grade") or meta.get("solution"):
             continue
         points = float(meta.get("points", 0) or 0)
-        result = verdict.read(cell)
         score = meta.get("score")
+        try:
+            result = readable(cell, language)
+        except verdict.Unreadable:
+            found.append(CheckCell(meta["grade_id"], points, float(score or 0), None, None, unreadable=True))
+            continue
         if score is None:
             score = points if result is None or result.passed else 0.0
         found.append(CheckCell(meta["grade_id"], points, float(score), result, None if result else _error_of(cell)))
@@ -70,7 +92,9 @@ def checks_of(nb: NotebookNode) -> list[CheckCell]:
 
 
 def _name(cell: CheckCell) -> str:
-    return cell.verdict.check if cell.verdict is not None else cell.grade_id
+    if cell.verdict is not None:
+        return cell.verdict.check
+    return cell.grade_id.removeprefix(verdict.TEST_PREFIX) if cell.unreadable else cell.grade_id
 
 
 def _link(cell: CheckCell) -> str:
@@ -82,6 +106,8 @@ def _failure_item(cell: CheckCell, language: str) -> str:
 
     failure = cell.verdict.failure if cell.verdict is not None else None
     parts = [f"{_link(cell)} ({cell.score:g} / {cell.points:g} {say.FEEDBACK_POINTS.render(language)})"]
+    if cell.unreadable:
+        parts.append(f'<div class="kit-message">{html.escape(say.FEEDBACK_UNREADABLE.render(language))}</div>')
     if failure is not None:
         first = failure.message.render(language).strip().splitlines()[0]
         parts.append(f'<div class="kit-message">{html.escape(first)}</div>')

@@ -4,7 +4,8 @@
 everything of the submission that is not a plain file: symbolic and hard
 links, FIFOs, sockets, devices (``autograder.grading.submissions.refused_files``);
 ``ForgetUnknownCells`` forgets nbgrader metadata a student changed, so nbgrader
-can restore the cells it knows; ``LimitOutputSize`` (after execution) cuts outputs too large
+can restore the cells it knows; ``DropForgedVerdicts`` (just after execution) drops every output a
+student's code made with the verdict's media type; ``LimitOutputSize`` (after execution) cuts outputs too large
 for a graded notebook.
 
 A link in a submission folder (an unpacked archive can hold one) names a file
@@ -21,6 +22,11 @@ nbgrader stops with a KeyError on a cell whose ``grade_id`` it does not know
 cell; ``OverwriteCells.add_missing_cells`` then puts the original test cell
 back, and an answer cell renamed this way counts as missing (its checks fail
 with a message that says so). It runs before ``OverwriteCells``.
+
+A student's code can display an output of any media type, the verdict's too (``autograder.verdict.MIME``), in any
+cell: left there, a public check's forged verdict would hide its failure in the feedback, and a malformed one would
+stop the feedback. The grader writes its verdicts after ``DropForgedVerdicts`` has run, so every verdict in a graded
+notebook is the grader's; its readers also read one only in a hidden test cell, for that cell's check.
 """
 
 from __future__ import annotations
@@ -35,6 +41,7 @@ from nbgrader.preprocessors import NbGraderPreprocessor
 
 from autograder.grading.submissions import refusal_note, refused_files
 from autograder.settings import CoursePaths, KitGrading
+from autograder.verdict import is_verdict
 
 
 class RefuseLinks(NbGraderPreprocessor):
@@ -85,6 +92,20 @@ class ForgetUnknownCells(NbGraderPreprocessor):
                 self.log.warning("Cell with unknown grade_id %r: graded as a plain cell", grade_id)
                 del cell.metadata["nbgrader"]
         return nb, resources
+
+
+class DropForgedVerdicts(NbGraderPreprocessor):
+    """Drop every output of the verdict's media type the kernel left, in every cell (only the grader writes one)."""
+
+    def preprocess_cell(
+        self, cell: NotebookNode, resources: dict[str, Any], index: int
+    ) -> tuple[NotebookNode, dict[str, Any]]:
+        outputs = cell.get("outputs", [])
+        kept = [output for output in outputs if not is_verdict(output)]
+        if len(kept) < len(outputs):
+            self.log.warning("Dropped %d output(s) of the verdict's type from cell %d", len(outputs) - len(kept), index)
+            cell.outputs = kept
+        return cell, resources
 
 
 class LimitOutputSize(NbGraderPreprocessor):

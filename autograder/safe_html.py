@@ -1,0 +1,178 @@
+"""The kit's HTML pages run nothing of a student's and load nothing: student HTML made inert, and a strict CSP.
+
+A feedback page shows what a student's notebook holds: markdown (raw HTML allowed), and outputs of any media type
+their code displayed (``text/html``, ``application/javascript``, SVG...). Opened by the student, or by an instructor
+signed in to formgrader, any of it that ran would run as that reader. So every piece of a student's HTML goes through
+``clean``, an allow-list sanitizer (``nh3``, Rust's ammonia): text, formatting, tables, links and MathML (the kit's
+formulas, ``latex2mathml``), images only as ``data:`` URLs; no script, event handler, ``javascript:`` URL, style,
+frame, object, embed or form. ``inert_output`` keeps of an output only what the page can show safely, and
+``with_policy`` gives the page a Content-Security-Policy that forbids script and loading anything but ``data:``
+images, should anything slip through.
+"""
+
+from __future__ import annotations
+
+import base64
+import binascii
+import hashlib
+import re
+from collections.abc import Mapping
+from typing import Any
+
+import nh3
+from nbformat import NotebookNode
+
+MATHML_TAGS = frozenset(
+    "math mrow mi mn mo ms mtext mspace msup msub msubsup mfrac msqrt mroot mover munder munderover mtable mtr mtd "
+    "mstyle mpadded mphantom menclose merror mmultiscripts mprescripts none semantics".split()
+)
+"""The MathML elements ``latex2mathml`` writes (and MathML Core's presentation elements beside them)."""
+MATHML_ATTRIBUTES = frozenset(
+    "display xmlns mathvariant mathsize mathcolor mathbackground stretchy fence separator form largeop movablelimits "
+    "symmetric lspace rspace minsize maxsize accent accentunder linethickness notation width height depth voffset "
+    "displaystyle scriptlevel columnalign columnlines columnspacing rowalign rowlines rowspacing frame linebreak "
+    "align".split()
+)
+TAGS = (set(nh3.ALLOWED_TAGS) - {"map", "area"}) | MATHML_TAGS
+ATTRIBUTES: dict[str, set[str]] = {
+    **{tag: set(names) for tag, names in nh3.ALLOWED_ATTRIBUTES.items()},
+    **{tag: set(MATHML_ATTRIBUTES) for tag in MATHML_TAGS},
+    "*": {"class", "id", "title", "lang", "dir"},
+}
+IMAGE_URL = re.compile(r"data:image/(png|jpeg|gif|webp|bmp|svg\+xml)[;,]", re.I)
+LINK_URL = re.compile(r"(#|https?:|mailto:)", re.I)
+KIT_CLASS = "kit-"
+"""The kit's own CSS classes (its summary box): a student's HTML may not wear them."""
+BASE64 = re.compile(r"[A-Za-z0-9+/=\s]*")
+SHOWN_AS_TEXT = ("application/javascript", "text/javascript", "application/x-javascript")
+IMAGES = ("image/png", "image/jpeg")
+
+
+def _attribute(element: str, attribute: str, value: str) -> str | None:
+    """nh3's last word on each attribute: images only from ``data:``, links only in the page or to the web."""
+    if attribute == "src" or (element == "img" and attribute in ("srcset", "longdesc")):
+        return value if element == "img" and attribute == "src" and IMAGE_URL.match(value.strip()) else None
+    if attribute == "href":
+        return value if element == "a" and LINK_URL.match(value.strip()) else None
+    if attribute == "class":
+        kept = [name for name in value.split() if not name.startswith(KIT_CLASS)]
+        return " ".join(kept) or None
+    return value
+
+
+def clean(html: str) -> str:
+    """``html`` (a student's) with only the allowed elements and attributes left: nothing runs, nothing loads."""
+    return nh3.clean(
+        html,
+        tags=TAGS,
+        attributes=ATTRIBUTES,
+        attribute_filter=_attribute,
+        url_schemes={"http", "https", "mailto", "data"},
+        link_rel="noopener noreferrer",
+    )
+
+
+def _text(value: Any) -> str | None:
+    if isinstance(value, list) and all(isinstance(line, str) for line in value):
+        return "".join(value)
+    return value if isinstance(value, str) else None
+
+
+def _image(value: Any) -> str | None:
+    """A base64 image's data, if it is base64 (the template puts it into an attribute)."""
+    text = _text(value)
+    if text is None or not BASE64.fullmatch(text):
+        return None
+    try:
+        base64.b64decode("".join(text.split()), validate=True)
+    except (binascii.Error, ValueError):
+        return None
+    return text
+
+
+def _data(data: Mapping[str, Any]) -> dict[str, str]:
+    """What of a display's data the page shows: text as text, HTML and SVG cleaned, script as its text."""
+    shown: dict[str, str] = {}
+    for mime in IMAGES:
+        if (image := _image(data.get(mime))) is not None:
+            shown[mime] = image
+    if (svg := _text(data.get("image/svg+xml"))) is not None:  # as an image: an SVG image runs and loads nothing
+        encoded = base64.b64encode(svg.encode()).decode()
+        shown["text/html"] = clean(f'<img src="data:image/svg+xml;base64,{encoded}" alt="">')
+    if (html := _text(data.get("text/html"))) is not None:
+        shown["text/html"] = clean(html)
+    for mime in ("text/markdown", "text/latex", "text/plain"):  # markdown is cleaned once rendered (the exporter)
+        if (text := _text(data.get(mime))) is not None:
+            shown[mime] = text
+    for mime in SHOWN_AS_TEXT:
+        if (script := _text(data.get(mime))) is not None and "text/plain" not in shown:
+            shown["text/plain"] = script
+    return shown
+
+
+def inert_output(output: Mapping[str, Any]) -> NotebookNode | None:
+    """A student cell's output as the page may show it, or None: nothing of it runs or loads when shown."""
+    kind = output.get("output_type")
+    if kind == "stream":
+        text = _text(output.get("text"))
+        name = output.get("name") if output.get("name") in ("stdout", "stderr") else "stdout"
+        return NotebookNode(output_type="stream", name=name, text=text) if text is not None else None
+    if kind == "error":
+        traceback = output.get("traceback")
+        lines = [line for line in traceback if isinstance(line, str)] if isinstance(traceback, list) else []
+        return NotebookNode(
+            output_type="error",
+            ename=_text(output.get("ename")) or "",
+            evalue=_text(output.get("evalue")) or "",
+            traceback=lines,
+        )
+    if kind in ("display_data", "execute_result"):
+        data = output.get("data")
+        shown = _data(data) if isinstance(data, Mapping) else {}
+        if not shown:
+            return None
+        node = NotebookNode(output_type=kind, data=shown, metadata={})
+        if kind == "execute_result":
+            count = output.get("execution_count")
+            node.execution_count = count if isinstance(count, int) else None
+        return node
+    return None
+
+
+CSP_STYLE = re.compile(r"<style\b[^>]*>(.*?)</style>", re.S | re.I)
+
+
+def policy(page: str, inline_style: bool = False) -> str:
+    """The Content-Security-Policy of ``page``: no script, nothing loaded but ``data:`` images; only the ``<style>``
+    elements of its head (by hash), or any inline style if ``inline_style``."""
+    if inline_style:
+        styles = "'unsafe-inline'"
+    else:
+        head = page[: page.lower().find("</head>")] if "</head>" in page.lower() else ""
+        digests = sorted({_digest(css) for css in CSP_STYLE.findall(head)})
+        styles = " ".join(f"'sha256-{d}'" for d in digests) or "'none'"
+    return (
+        f"default-src 'none'; img-src data:; style-src {styles}; script-src 'none'; connect-src 'none'; "
+        "font-src 'none'; object-src 'none'; frame-src 'none'; base-uri 'none'; form-action 'none'"
+    )
+
+
+def _digest(css: str) -> str:
+    """The hash a browser checks: of the element's text, its line ends made newlines as the HTML parser does."""
+    text = css.replace("\r\n", "\n").replace("\r", "\n")
+    return base64.b64encode(hashlib.sha256(text.encode()).digest()).decode()
+
+
+HEAD = re.compile(r"<head\b[^>]*>(\s*<meta charset=[^>]*>)?", re.I)
+CSP_META = re.compile(r'\s*<meta http-equiv="Content-Security-Policy"[^>]*>', re.I)
+
+
+def with_policy(page: str, inline_style: bool = False) -> str:
+    """``page`` with its Content-Security-Policy first in its head, after its charset (a policy applies to what
+    comes after it)."""
+    page = CSP_META.sub("", page)
+    meta = f'<meta http-equiv="Content-Security-Policy" content="{policy(page, inline_style)}">'
+    found = HEAD.search(page)
+    if found is None:
+        raise ValueError("a page without <head>")
+    return f"{page[: found.end()]}\n{meta}{page[found.end() :]}"
