@@ -47,6 +47,7 @@ def submit(course: Path, student: str, notebook_text: str, name: str = NOTEBOOK)
     """Place one student's notebook (file ``name``) where ``nbgrader autograde`` looks for it."""
     folder = course / "submitted" / student / ASSIGNMENT
     folder.mkdir(parents=True, exist_ok=True)
+    (folder / name).parent.mkdir(parents=True, exist_ok=True)  # a file in a subfolder of the submission
     (folder / name).write_text(notebook_text)
 
 

@@ -3,7 +3,9 @@
 ``OutputCap`` keeps at most ``KitGrading.kernel_cell_output_chars`` of each
 cell's output and ``KitGrading.kernel_output_chars`` of the notebook's as they
 arrive (a note says where output was cut), so a notebook that prints gigabytes
-costs nbgrader little memory. ``TimeBudget`` is the whole notebook's
+costs nbgrader little memory. Every output counts what its strings hold and
+``OUTPUT_CHARS`` more (the JSON a notebook spends on one output), so a flood of
+empty outputs is cut like a flood of text. ``TimeBudget`` is the whole notebook's
 ``KitGrading.kernel_total_seconds``: each cell runs for at most its own timeout
 and what is left of that budget; a cell past its time is stopped and the next
 cell runs; once the budget is spent the remaining code cells are not run, and
@@ -22,6 +24,8 @@ from typing import Any
 from nbformat import NotebookNode
 
 SMALL_MESSAGES = ("status", "execute_input", "clear_output")
+OUTPUT_CHARS = 64  # what one output costs beyond its strings: about the JSON of an empty one in the notebook file
+ERRORS_AFTER_CUT = 1  # errors of a cell still kept (shortened) once its output is cut: its own exception, not a flood
 
 
 def cell_name(cell: NotebookNode | None, index: int) -> str:
@@ -32,6 +36,16 @@ def cell_name(cell: NotebookNode | None, index: int) -> str:
 
 def error_output(name: str, text: str) -> NotebookNode:
     return NotebookNode(output_type="error", ename=name, evalue=text, traceback=[f"\x1b[0;31m{name}\x1b[0m: {text}"])
+
+
+def short_error(content: dict[str, Any]) -> dict[str, Any]:
+    """An error's content shortened: its name, its value and the last lines of its traceback, each cut."""
+    traceback = content.get("traceback")
+    return {
+        "ename": str(content.get("ename"))[:200],
+        "evalue": str(content.get("evalue"))[:2000],
+        "traceback": [str(line)[:2000] for line in (traceback if isinstance(traceback, list) else [])[-20:]],
+    }
 
 
 def _chars(content: Any) -> int:
@@ -115,37 +129,41 @@ class OutputCap:
         self._cell_limit, self._notebook_limit = cell_limit, notebook_limit
         self._cell_chars = self._notebook_chars = 0
         self._cut = False
+        self._errors_after_cut = 0
 
     def start_notebook(self) -> None:
         self._notebook_chars = 0
 
     def start_cell(self) -> None:
-        self._cell_chars, self._cut = 0, False
+        self._cell_chars, self._cut, self._errors_after_cut = 0, False, 0
 
     def process(
-        self, msg: dict[str, Any], cell: NotebookNode, handle: Callable[[dict[str, Any]], NotebookNode | None]
+        self,
+        msg: dict[str, Any],
+        cell: NotebookNode,
+        handle: Callable[[dict[str, Any]], NotebookNode | None],
+        copies: int = 1,
     ) -> NotebookNode | None:
         """One message from the kernel, passed to ``handle`` (nbclient's handling) only while the cell's and the
-        notebook's limits leave room: the first part is kept, then a note, then only errors (shortened)."""
+        notebook's limits leave room: the first part is kept, then a note, then only the cell's first error (shortened).
+        ``copies``:
+        how many outputs the message writes (a display updates every earlier output of its display id)."""
         if msg["msg_type"] in SMALL_MESSAGES:
             return handle(msg)
-        size = _chars(msg["content"]) + sum(len(b) for b in msg.get("buffers") or ())
+        size = OUTPUT_CHARS + copies * (_chars(msg["content"]) + sum(len(b) for b in msg.get("buffers") or ()))
         room = min(self._cell_limit - self._cell_chars, self._notebook_limit - self._notebook_chars)
         if size <= room:
             self._cell_chars += size
             self._notebook_chars += size
             return handle(msg)
         content, out, kept = msg["content"], None, self._cell_chars
-        if msg["msg_type"] == "stream" and room > 0:
-            out = handle({**msg, "content": {**content, "text": content["text"][:room]}})
+        text_room = room - OUTPUT_CHARS
+        if msg["msg_type"] == "stream" and text_room > 0:
+            out = handle({**msg, "content": {**content, "text": content["text"][:text_room]}})
             kept += room
-        elif msg["msg_type"] == "error":
-            short = {
-                "ename": str(content.get("ename"))[:200],
-                "evalue": str(content.get("evalue"))[:2000],
-                "traceback": [str(line)[:2000] for line in content.get("traceback", [])[-20:]],
-            }
-            out = handle({**msg, "content": short})
+        elif msg["msg_type"] == "error" and self._errors_after_cut < ERRORS_AFTER_CUT:
+            self._errors_after_cut += 1
+            out = handle({**msg, "content": short_error(content)})
         self._notebook_chars += max(room, 0) if msg["msg_type"] == "stream" else 0
         self._cell_chars = self._cell_limit
         if not self._cut:
