@@ -171,7 +171,17 @@ class Sandbox:
         for path in self.hidden:
             if any(path.is_relative_to(r) for r in self.readable) and path.exists():
                 args += ["--tmpfs", str(path), "--remount-ro", str(path)]
-        args += ["--ro-bind", str(Path(__file__).resolve()), LAUNCHER, "--chdir", str(self.workdir)]
+        # The root bubblewrap builds is a tmpfs of no set size that the sandbox's user could fill (host memory):
+        # read-only once every mount point is made; the sized tmpfs mounts above stay writable.
+        args += [
+            "--ro-bind",
+            str(Path(__file__).resolve()),
+            LAUNCHER,
+            "--remount-ro",
+            "/",
+            "--chdir",
+            str(self.workdir),
+        ]
         for key, value in self._environment().items():
             args += ["--setenv", key, value]
         return args

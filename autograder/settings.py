@@ -131,13 +131,34 @@ class KitGrading(LoggingConfigurable):
         help="Backstop: a worker still computing after this many seconds means the machine cannot keep up; "
         "the submission is left ungraded (the grader's fault), never charged to the student.",
     ).tag(config=True)
+    worker_idle_seconds = Integer(
+        120,
+        help="A worker still running after this many seconds that spent less than three quarters of them "
+        "computing (it sleeps, computing a little now and then) is stopped, and the check it was running "
+        "costs the student once the course's own solution passed that check in the same setting. Time a busy "
+        "machine keeps a "
+        "worker waiting for a CPU counts as computing: such a worker runs on to worker_wall_seconds. A correct "
+        "solution's workers compute all the time and finish in seconds.",
+    ).tag(config=True)
+    worker_sandbox_memory_mib = Integer(
+        2048,
+        help="Memory (MiB) one worker's sandbox may hold, all its processes together (their proportional set "
+        "size) plus the files in its tmpfs folders, watched from outside: past it the worker is stopped and "
+        "the check it was running costs the student. The MNIST gate's worker peaks near 280 MiB, for the "
+        "reference solution and for float64 with einsum alike (measured); worker_memory_mib bounds each "
+        "process alone.",
+    ).tag(config=True)
     worker_disk_mib = Integer(
         256,
         help="Size (MiB) of a worker's working folder, a tmpfs inside its sandbox (in memory): nothing a "
         "worker writes reaches the host's disk.",
     ).tag(config=True)
     worker_memory_mib = Integer(4096, help="Memory (address space, MiB) of one sandboxed worker.").tag(config=True)
-    worker_processes = Integer(64, help="Processes one sandboxed worker may hold at once.").tag(config=True)
+    worker_processes = Integer(
+        16,
+        help="Processes (threads count too) one sandboxed worker may hold at once; a correct solution's "
+        "worker holds 2 inside its sandbox (measured).",
+    ).tag(config=True)
     worker_file_mib = Integer(64, help="Largest file (MiB) a sandboxed worker may write.").tag(config=True)
     worker_attempts = Integer(
         2,
@@ -292,6 +313,7 @@ def apply(c: Config) -> None:
     # workers, before SaveAutoGrades turns outputs into points.
     c.Autograde.autograde_preprocessors = [
         "autograder.preprocessors.kernel.SandboxedExecute",
+        "autograder.preprocessors.sanitize.DropForgedVerdicts",  # before the grader writes its own verdicts
         "nbgrader.preprocessors.IgnorePattern",
         "nbconvert.preprocessors.ClearMetadataPreprocessor",
         "nbgrader.preprocessors.LimitOutput",

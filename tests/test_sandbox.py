@@ -73,6 +73,25 @@ def test_files_outside_the_sandbox_cannot_be_read_or_written(tmp_path: Path) -> 
     assert not (REPO / "written").exists()
 
 
+def test_the_sandboxs_root_is_read_only_and_only_its_sized_folders_take_files(tmp_path: Path) -> None:
+    """bubblewrap's root is a tmpfs of no set size: writable, the sandbox's user could fill the host's memory."""
+    result = _run(
+        tmp_path,
+        """
+        import os
+        for path in ("/big", "/run/big", "/tmp/ok", "/dev/shm/ok", "ok"):
+            try:
+                open(path, "w").write("x")
+                print("wrote", path)
+            except OSError as error:
+                print("refused", path, error.strerror)
+    """,
+    )
+    said = result.stdout.splitlines()
+    assert said[:2] == ["refused /big Read-only file system", "refused /run/big Read-only file system"], said
+    assert said[2:] == ["wrote /tmp/ok", "wrote /dev/shm/ok", "wrote ok"], result.stdout + result.stderr
+
+
 def test_hidden_paths_are_empty_even_inside_a_readable_folder(tmp_path: Path) -> None:
     result = _run(
         tmp_path,

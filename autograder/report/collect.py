@@ -204,7 +204,11 @@ def collect(course: Path, assignment: str, notebooks: list[str] | None = None) -
         for notebook, path in zip(notebooks, graded_notebooks, strict=True):
             if not student.graded or not path.exists():
                 continue
-            verdicts, missing, points = read_verdicts(path)
+            try:  # written by nbgrader, but around a student's cells: one that cannot be read stops only itself
+                verdicts, missing, points = read_verdicts(path)
+            except (OSError, ValueError, KeyError, TypeError, AttributeError, RecursionError):
+                student.no_verdict += [name for name in known if name not in student.no_verdict]
+                continue
             student.verdicts.update(verdicts)
             student.points.update(points)
             student.no_verdict += missing

@@ -24,6 +24,10 @@ from typing import Any
 
 PARALLEL_FROM = 300
 """Classes this large are tokenised on every core."""
+MAX_NOTEBOOK_BYTES = 64 << 20
+"""A submitted notebook larger than this is not read for similarity (the released one is about 40 kB)."""
+MAX_CODE_CHARS = 1_000_000
+"""Characters of one notebook's code compared; the answer cells of the reference solution hold about 4,000."""
 _BASE, _MIX1, _MIX2 = 0x100000001B3, 0xBF58476D1CE4E5B9, 0x94D049BB133111EB
 """The k-gram hash: a polynomial in this base, then splitmix64's finaliser (modulo 2**64)."""
 
@@ -57,6 +61,8 @@ class Pair:
 
 def _cells(path: Path, only_answers: bool) -> str:
     """The code of a notebook's answer cells (or of all its code cells), cell after cell."""
+    if path.stat().st_size > MAX_NOTEBOOK_BYTES:
+        return ""
     notebook: dict[str, Any] = json.loads(path.read_text())
     sources = []
     for cell in notebook.get("cells", []):
@@ -64,14 +70,14 @@ def _cells(path: Path, only_answers: bool) -> str:
         if cell.get("cell_type") == "code" and (solution or not only_answers):
             source = cell.get("source", "")
             sources.append("".join(source) if isinstance(source, list) else source)
-    return "\n\n".join(sources)
+    return "\n\n".join(sources)[:MAX_CODE_CHARS]
 
 
 def answer_code(path: Path) -> str:
     """The answer cells of a submitted notebook ("" if it cannot be read)."""
     try:
         return _cells(path, only_answers=True)
-    except (OSError, ValueError, AttributeError):
+    except (OSError, ValueError, AttributeError, TypeError, RecursionError):  # a student's file, whatever it holds
         return ""
 
 
@@ -79,7 +85,7 @@ def release_code(path: Path) -> str:
     """Every code cell of the released notebook: what students were given."""
     try:
         return _cells(path, only_answers=False)
-    except (OSError, ValueError, AttributeError):
+    except (OSError, ValueError, AttributeError, TypeError, RecursionError):
         return ""
 
 
@@ -116,10 +122,14 @@ class Fingerprint:
 
 
 def normalised(code: str) -> str:
-    """``code`` tokenised and filtered by copydetect (names as V, functions F, strings S; no comments or spaces)."""
+    """``code`` tokenised and filtered by copydetect (names as V, functions F, strings S; no comments or spaces); ""
+    if the tokeniser fails on it: one student's code never stops the report."""
     from copydetect.utils import filter_code
 
-    return filter_code(code, "answer.py", "python")[0]
+    try:
+        return filter_code(code, "answer.py", "python")[0]
+    except Exception:  # noqa: BLE001 - a student's text, whatever it holds
+        return ""
 
 
 def _normalise_all(codes: list[str]) -> list[str]:

@@ -1,0 +1,204 @@
+"""One submission cannot hold a grading slot, take the host's memory or stop the class: in the real sandbox.
+
+A worker that trickles CPU (a little every few seconds, its own timers off) is stopped at ``WorkerBudget.idle`` and
+charged, once the course's solution passed the same check; a sandbox whose processes and tmpfs hold more than
+``WorkerBudget.memory`` is stopped; a class with a folder nested 1,500 deep in one submission is graded, that
+student included. Fast-tier tests of the same rules on plain processes: ``tests/test_resource_bounds.py``.
+"""
+
+from __future__ import annotations
+
+import os
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import nbformat
+import pytest
+
+from autograder import registry, sandbox
+from autograder.classroom import Edit, apply_edits
+from autograder.faults import GraderFault
+from autograder.grading import verify, workers
+from gradingkit import MNIST, grade, graded_notebook_text, make_course, totals
+
+pytestmark = pytest.mark.slow  # starts sandboxed workers
+
+REPO = Path(__file__).resolve().parents[1]
+LAYERS = registry.worker_groups()[0]
+RELU_FORWARD = "return np.maximum(x, 0)"
+TIMERS_OFF = (
+    "import signal, time\n"
+    "        for _timer in (signal.ITIMER_PROF, signal.ITIMER_REAL, signal.ITIMER_VIRTUAL):\n"
+    "            signal.setitimer(_timer, 0)\n"
+)
+TRICKLE = TIMERS_OFF + (
+    "        while True:\n"
+    "            _end = time.process_time() + 0.6\n"
+    "            while time.process_time() < _end:\n"
+    "                pass\n"
+    "            time.sleep(3)\n"
+)
+MEMORY = {
+    "forked-children": TIMERS_OFF
+    + (
+        "        import os\n"
+        "        for _ in range(4):\n"
+        "            if os.fork() == 0:\n"
+        "                _block = bytearray(os.urandom(1 << 20)) * 1536\n"
+        "                time.sleep(600)\n"
+        "        time.sleep(600)\n"
+    ),
+    **{
+        f"files-in-{name}": TIMERS_OFF
+        + (
+            "        import os\n"
+            "        try:\n"
+            "            for _k in range(5):\n"
+            f"                with open(os.path.join({folder!r}, f'fill{{_k}}'), 'wb') as _out:\n"
+            "                    _out.write(os.urandom(1 << 20) * 60)\n"
+            "        except OSError:\n"  # full: the working folder holds 256 MiB
+            "            pass\n"
+            "        time.sleep(600)\n"
+        )
+        # every tmpfs of the sandbox (its root, a tmpfs with no size of its own, is read-only: tests/test_sandbox.py)
+        for name, folder in (("tmp", "/tmp"), ("shm", "/dev/shm"), ("workdir", "."))
+    },
+    "memfd": TIMERS_OFF
+    + (
+        "        import os\n"
+        "        _files = [os.memfd_create('f') for _ in range(6)]\n"
+        "        for _fd in _files:\n"
+        "            os.write(_fd, os.urandom(1 << 20) * 100)\n"
+        "        time.sleep(600)\n"
+    ),
+}
+
+
+@pytest.fixture(autouse=True)
+def _remove_deep_folders(tmp_path: Path) -> Iterator[None]:
+    """pytest removes its folders with ``shutil.rmtree``, which recurses: the deep ones go first."""
+    yield
+    from autograder.grading.submissions import remove_tree
+
+    remove_tree(tmp_path)
+
+
+@pytest.fixture(autouse=True)
+def _secret(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("MLP_GRADER_SECRET", "sandbox-bounds")
+
+
+def _cells(*edits: Edit) -> list[dict[str, str]]:
+    text = apply_edits((REPO / "solutions" / "mlp" / "mlp.ipynb").read_text(), edits)
+    return verify.answer_cells(nbformat.reads(text, as_version=4))
+
+
+def _grading(budget: workers.WorkerBudget) -> workers.Grading:
+    return workers.Grading(helpers=REPO / "release" / "mlp", mnist=None, limits=sandbox.Limits(), budget=budget)
+
+
+def _forward(code: str) -> Edit:
+    return Edit("relu", RELU_FORWARD, f"{code}        {RELU_FORWARD}")
+
+
+def _said(outcome: dict) -> str:
+    from nn_messages import Failure
+
+    return str(Failure.from_data(outcome["stopped"]))
+
+
+def _run(tmp_path: Path, budget: workers.WorkerBudget, *edits: Edit) -> tuple[dict[str, dict], float]:
+    start = time.monotonic()
+    outcomes = workers.run_part(LAYERS, _cells(*edits), _grading(budget), tmp_path)
+    return outcomes, time.monotonic() - start
+
+
+def _judged(outcomes: dict[str, dict]) -> dict[str, bool]:
+    return {check: verify._judge(check, outcome).passed for check, outcome in outcomes.items()}
+
+
+def test_a_worker_that_trickles_cpu_is_stopped_at_a_small_idle_bound(tmp_path: Path) -> None:
+    budget = workers.WorkerBudget(checks_cpu=60.0, stall=5.0, idle=12.0, wall=300.0)  # 0.6 CPU s in any 5 s
+    outcomes, seconds = _run(tmp_path, budget, _forward(TRICKLE))
+    verdicts = _judged(outcomes)
+    assert not verdicts["relu_forward"] and not verdicts["relu_backward"], verdicts
+    assert all(v for c, v in verdicts.items() if not c.startswith("relu")), verdicts
+    said = _said(outcomes["relu_forward"])
+    assert "still running after 12 s, most of them spent waiting" in said, said
+    assert "computes only now and then" in said
+    assert seconds < 90, seconds  # two stops of 12 s, not the backstop
+
+
+def test_a_worker_that_trickles_cpu_is_stopped_at_the_default_idle_bound(tmp_path: Path) -> None:
+    """The kit's own budget (stall window 20 s, idle bound 120 s): minutes, not the 900 s backstop per check."""
+    outcomes, seconds = _run(tmp_path, workers.WorkerBudget(), _forward(TRICKLE))
+    assert "still running after 120 s" in _said(outcomes["relu_forward"]), outcomes["relu_forward"]
+    assert seconds < 2 * 120 + 90, seconds
+
+
+def test_a_trickling_check_is_charged_only_when_the_solution_passes_it(tmp_path: Path) -> None:
+    """``verify._control``: the course's solution passes, so the student is charged; when the solution stops the
+    same way, it is the grader's fault."""
+    grading = _grading(workers.WorkerBudget(checks_cpu=60.0, stall=5.0, idle=8.0, wall=300.0))
+    suspects = {"relu_forward": "stopped: waiting most of the time"}
+    verify._control(LAYERS, suspects, _cells(), grading, tmp_path / "solution")
+    with pytest.raises(GraderFault, match="fails for the course's own solution too"):
+        verify._control(LAYERS, suspects, _cells(_forward(TRICKLE)), grading, tmp_path / "broken-solution")
+
+
+@pytest.mark.parametrize("attack", sorted(MEMORY))
+def test_a_sandbox_over_its_memory_bound_is_stopped(tmp_path: Path, attack: str) -> None:
+    budget = workers.WorkerBudget(checks_cpu=60.0, stall=30.0, memory=256 << 20, wall=300.0)
+    outcomes, seconds = _run(tmp_path, budget, _forward(MEMORY[attack]))
+    verdicts = _judged(outcomes)
+    assert not verdicts["relu_forward"], verdicts
+    said = _said(outcomes["relu_forward"])
+    assert "held more than 256 MiB of memory" in said, said
+    assert "keeps too much in memory" in said
+    assert seconds < 60, seconds  # stopped at once, not after the 30 s stall window
+
+
+def test_the_reference_stays_far_below_the_memory_bound(tmp_path: Path) -> None:
+    peak = []
+    real = workers.tree_memory
+
+    def watched(pid: int) -> int:
+        peak.append(real(pid))
+        return peak[-1]
+
+    workers.tree_memory, saved = watched, workers.tree_memory
+    try:
+        outcomes, _ = _run(tmp_path, workers.WorkerBudget())
+    finally:
+        workers.tree_memory = saved
+    assert all(_judged(outcomes).values())
+    assert max(peak) < workers.WorkerBudget().memory / 8, max(peak)
+
+
+def _nest(folder: Path, depth: int) -> None:
+    current = os.open(folder, os.O_RDONLY)
+    for _ in range(depth):
+        if not os.path.lexists(f"/proc/self/fd/{current}/d"):
+            os.mkdir("d", dir_fd=current)
+        inner = os.open("d", os.O_RDONLY, dir_fd=current)
+        os.close(current)
+        current = inner
+    os.close(os.open("notes.txt", os.O_CREAT | os.O_WRONLY, 0o644, dir_fd=current))
+    os.close(current)
+
+
+def test_a_class_with_a_folder_nested_1500_deep_grades_everyone(tmp_path: Path) -> None:
+    course = make_course(
+        tmp_path / "course",
+        "deep-folder",
+        f"c.KitGrading.mnist_dir = {str(MNIST)!r}",
+        {"alice": "reference", "deep": "reference"},
+    )
+    _nest(course / "submitted" / "deep" / "mlp", 1500)
+    for _ in range(2):  # and again: the folder set aside last time is in the way
+        result = grade(course, "--force")
+        assert result.returncode == 0, result.stdout + result.stderr
+        assert totals(course) == {"alice": 100.0, "deep": 100.0}
+        assert "nested too deep" in graded_notebook_text(course, "deep")
+        _nest(course / "submitted" / "deep" / "mlp" / "d", 1500)
