@@ -116,45 +116,37 @@ GATE_SHAPES_EXPECTED = message(
     "gate.shapes_expected", en="W1, b1, W2, b2 of shapes {shapes}", zh="W1、b1、W2、b2，形状为 {shapes}"
 )
 GATE_SHAPES = message("gate.shapes", en="shapes {shapes}", zh="形状 {shapes}")
-GATE_LOOP_EXPECTED = message(
-    "gate.loop_expected",
-    en="a training step (forward and backward) to run as many lines of Python for {big_rows} rows as for "
-    "{small_rows}, as whole-batch array operations do",
-    zh="一个训练步（前向传播和反向传播）处理 {big_rows} 行与处理 {small_rows} 行时运行的 Python "
-    "行数相同（对整个小批量做数组运算时就是如此）",
-)
-GATE_LOOP_GOT = message(
-    "gate.loop_got",
-    en="{small} lines for {small_rows} rows and {big} for {big_rows}",
-    zh="{small_rows} 行时运行 {small} 行，{big_rows} 行时运行 {big} 行",
-)
 GATE_LOOP_GOT_WHERE = message(
     "gate.loop_got_where",
-    en="{small} lines for {small_rows} rows and {big} for {big_rows}, the extra ones in {where}",
-    zh="{small_rows} 行时运行 {small} 行，{big_rows} 行时运行 {big} 行，多出的行在 {where}",
+    en="a Python loop over samples or entries in {where} (a step ran {small} lines of Python for {small_rows} rows "
+    "and {big} for {big_rows}); use matrix products (x @ W) on the whole batch",
+    zh="{where} 中有遍历样本或元素的 Python 循环（一个训练步处理 {small_rows} 行时运行 {small} 行 Python，处理 "
+    "{big_rows} 行时运行 {big} 行）；请对整个 batch 使用矩阵乘积（x @ W）",
 )
 GATE_AT_LEAST = message("gate.at_least", en="at least {count}", zh="至少 {count}")
-GATE_LOOP = text(
-    "gate.python_loop",
-    en="a Python loop over samples or entries in forward/backward; use matrix products (x @ W) on the whole batch",
-    zh="forward/backward 中有遍历样本或元素的 Python 循环；请对整个小批量使用矩阵乘积（x @ W）",
+GATE_CPU_EXPECTED = message(
+    "gate.cpu_expected",
+    en="the training to use at most {limit} times the CPU time of the grader's own NumPy training of the same steps, "
+    "both measured from outside at the same time",
+    zh="训练所用的 CPU 时间不超过评分程序自己用 NumPy 训练同样步数所用时间的 {limit} 倍（两者同时从外部测量）",
 )
-GATE_SLOWDOWN_EXPECTED = message(
-    "gate.slowdown_expected",
-    en="a training step to take at most {limit} times the CPU time of the grader's NumPy step of the same shapes, "
-    "measured alternately with it",
-    zh="一个训练步的 CPU 时间不超过评分程序同样形状的 NumPy 训练步的 {limit} 倍（两者交替测量）",
+GATE_CPU_GOT = message(
+    "gate.cpu_got",
+    en="{times} times: your MLP's training used {student} s of CPU time for {steps} steps, the grader's {reference} s",
+    zh="{times} 倍：你的多层感知机训练 {steps} 步用了 {student} 秒 CPU 时间，评分程序用了 {reference} 秒",
 )
-GATE_SLOWDOWN_GOT = message(
-    "gate.slowdown_got",
-    en="{times} times ({student} ms against {reference} ms, median of {pairs} pairs, up to step {step})",
-    zh="{times} 倍（{student} ms 对 {reference} ms，{pairs} 对测量的中位数，截至第 {step} 步）",
+GATE_CPU_GOT_STOPPED = message(
+    "gate.cpu_got_stopped",
+    en="{times} times: your MLP's training had used {student} s of CPU time when it said it was at step {step} of "
+    "{steps} (the grader's training of those steps: {reference} s), and it was stopped there",
+    zh="{times} 倍：你的多层感知机训练自称进行到第 {step} 步（共 {steps} 步）时已用了 {student} 秒 CPU 时间"
+    "（评分程序训练这些步用 {reference} 秒），训练在此被停止",
 )
 GATE_SLOW = text(
     "gate.slow",
     en="a Python loop over samples or entries in forward/backward, or very large temporary arrays; "
     "use matrix products (x @ W) on the whole batch",
-    zh="forward/backward 中有遍历样本或元素的 Python 循环，或非常大的临时数组；请对整个小批量使用矩阵乘积（x @ W）",
+    zh="forward/backward 中有遍历样本或元素的 Python 循环，或非常大的临时数组；请对整个 batch 使用矩阵乘积（x @ W）",
 )
 GATE_EVERY_GRAD = text(
     "gate.every_grad",
@@ -168,6 +160,14 @@ GATE_BACKWARD_CALLS = text(
     zh="MLP.backward 必须调用 fc2.backward、relu.backward 和 fc1.backward",
 )
 GATE_FINITE = text("gate.finite_logits", en="finite logits", zh="有限的 logits")
+GATE_FINITE_PARAMETERS = text(
+    "gate.finite_parameters",
+    en="the trained W1, b1, W2, b2 to hold only finite numbers",
+    zh="训练后的 W1、b1、W2、b2 中只有有限的数",
+)
+GATE_NOT_FINITE = message(
+    "gate.not_finite", en="{names} holding NaN or infinity after training", zh="训练后 {names} 中含有 NaN 或无穷大"
+)
 GATE_DIVERGED_AT = message(
     "gate.diverged_at", en="NaN or inf after {steps} SGD steps", zh="SGD 更新 {steps} 步之后出现 NaN 或 inf"
 )
@@ -189,9 +189,9 @@ GATE_FORGED = text(
 )
 GATE_ACCURACY = message(
     "gate.accuracy",
-    en="MNIST test accuracy after the grader's training ({epochs} epochs, {seconds} s): expected at least "
+    en="MNIST test accuracy after the grader's training ({epochs} epochs, {seconds} s of CPU time): expected at least "
     "{required} (a correct MLP reaches about 98%), got {accuracy}.",
-    zh="评分程序训练之后的 MNIST 测试准确率（{epochs} 轮，{seconds} 秒）：应至少为 {required}"
+    zh="评分程序训练之后的 MNIST 测试准确率（{epochs} 轮，{seconds} 秒 CPU 时间）：应至少为 {required}"
     "（正确的多层感知机约能达到 98%），实际为 {accuracy}。",
 )
 GATE_NOT_LEARNING = text(
@@ -222,14 +222,9 @@ GATE_FAR = text(
 )
 GATE_PASSED = message(
     "gate.passed",
-    en="MNIST: {accuracy} test accuracy after {seconds} s of training (required {required}).",
-    zh="MNIST：训练 {seconds} 秒后测试准确率为 {accuracy}（要求 {required}）。",
-)
-GATE_PASSED_SPEED = message(
-    "gate.passed_speed",
-    en="MNIST: {accuracy} test accuracy after {seconds} s of training, {times} times the grader's NumPy step "
+    en="MNIST: {accuracy} test accuracy after {seconds} s of CPU time, {times} times the grader's own NumPy training "
     "(required {required}).",
-    zh="MNIST：训练 {seconds} 秒后测试准确率为 {accuracy}，每步耗时是评分程序 NumPy 实现的 {times} 倍"
+    zh="MNIST：训练用了 {seconds} 秒 CPU 时间，是评分程序自己用 NumPy 训练的 {times} 倍，测试准确率为 {accuracy}"
     "（要求 {required}）。",
 )
 
@@ -244,6 +239,16 @@ WORKER_STALLED = message(
     zh="在 {seconds} 秒内几乎没有使用 CPU（它在等待永远不会到来的东西）",
 )
 WORKER_CPU = message("worker.cpu", en="used its {seconds} s of CPU time", zh="用完了它的 {seconds} 秒 CPU 时间")
+WORKER_IDLE = message(
+    "worker.idle",
+    en="was still running after {seconds} s, most of them spent waiting rather than computing",
+    zh="运行 {seconds} 秒后仍未结束，其中大部分时间在等待而不是在计算",
+)
+WORKER_MEMORY = message(
+    "worker.memory",
+    en="held more than {mib} MiB of memory (its processes and the files it wrote, together)",
+    zh="占用的内存超过 {mib} MiB（它的所有进程和它写入的文件合计）",
+)
 WORKER_SPOILED = message(
     "worker.spoiled", en="wrote something other than its report ({problem})", zh="写入了报告之外的东西（{problem}）"
 )
@@ -285,6 +290,16 @@ WORKER_CPU_CAUSE = text(
     "cause.worker.cpu",
     en="an endless loop, perhaps one that catches the grader's time limit (a bare `except`)",
     zh="一个无限循环，可能还捕获了评分程序的时间限制（一个不带类型的 `except`）",
+)
+WORKER_IDLE_CAUSE = text(
+    "cause.worker.idle",
+    en="your code keeps waiting (sleeps, or waits for a process it started) and computes only now and then",
+    zh="你的代码一直在等待（sleep，或者等待它启动的进程），只是偶尔计算一下",
+)
+WORKER_MEMORY_CAUSE = text(
+    "cause.worker.memory",
+    en="your code keeps too much in memory: huge arrays, copies kept in a list, processes it started, or large files",
+    zh="你的代码在内存中保留了太多东西：巨大的数组、保存在列表中的副本、它启动的进程，或者很大的文件",
 )
 WORKER_SPOILED_CAUSE = text(
     "cause.worker.spoiled",
@@ -339,6 +354,13 @@ NOTE_REFUSED = message(
     "Submit plain files only (no links, pipes or devices).",
     zh="你提交的这些条目没有被评分，因为它们不是普通文件：{entries}。请只提交普通文件（不要提交链接、管道或设备文件）。",
 )
+NOTE_SET_ASIDE = message(
+    "note.set_aside",
+    en="These entries of your submission were not graded, and were set aside: {entries}. A submission may nest "
+    "folders at most {depth} levels deep and hold at most {count} files and folders.",
+    zh="你提交的这些条目没有被评分，已被移到一旁：{entries}。提交的文件夹最多只能嵌套 {depth} 层，"
+    "文件和文件夹合计最多 {count} 个。",
+)
 NOTE_ENTRY = message("note.entry", en="`{path}` ({kind})", zh="`{path}`（{kind}）")
 NOTE_MORE = message("note.more", en="{count} more", zh="另外 {count} 项")
 NOTE_UNSANDBOXED = text(
@@ -352,6 +374,8 @@ KIND_FIFO = text("note.kind.fifo", en="a FIFO (named pipe)", zh="FIFO（命名�
 KIND_SOCKET = text("note.kind.socket", en="a socket", zh="套接字")
 KIND_DEVICE = text("note.kind.device", en="a device file", zh="设备文件")
 KIND_OTHER = text("note.kind.other", en="not a regular file", zh="非普通文件")
+KIND_DEEP = text("note.kind.deep", en="nested too deep, or its path too long", zh="嵌套过深，或路径过长")
+KIND_MANY = text("note.kind.many", en="beyond the first entries", zh="超出了前面允许的条目数")
 
 
 # --------------------------------------------------------------------------------------------- the class report
@@ -455,6 +479,13 @@ FEEDBACK_PUBLIC = text(
     en="Public checks that failed (0 points: they help you find the mistake)",
     zh="未通过的公开检查（0 分：它们帮助你找到错误）",
 )
+FEEDBACK_UNREADABLE = text(
+    "feedback.unreadable",
+    en="The grader could not read its own verdict for this test cell: the grader's fault, not yours. "
+    "Tell your instructor.",
+    zh="评分程序无法读取它为这个测试单元格写下的结果：这是评分程序的问题，不是你的错误。请告诉你的老师。",
+)
+"""A hidden test cell whose verdict is malformed (``autograder.verdict.Unreadable``)."""
 FEEDBACK_CONTENTS = text("feedback.contents", en="Hidden tests", zh="隐藏测试")
 FEEDBACK_PUBLIC_COUNT = message(
     "feedback.public_count",

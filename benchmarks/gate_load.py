@@ -4,16 +4,13 @@ Usage (MNIST_DIR must point at the four MNIST .gz files)::
 
     .venv/bin/python benchmarks/gate_load.py [--busy 4] [--repeats 1] [--variants reference einsum64 ...]
 
-Each submission variant below is a small set of classes; each gate (probe and
-judge, in one process, one BLAS thread as in the worker) runs in a fresh child
-process, first on the idle machine, then with ``--busy`` processes spinning
-(``while True: pass``, each ending by itself after ``--busy-seconds`` and
-killed when the loaded runs are done). The table gives each gate's verdicts,
-wall and CPU seconds as median (min–max) over the repetitions, the median wall
-time as a multiple of the reference's in the same state of the machine, and
-what the rule measured: the slowdown (median CPU ratio of the variant's
-training step to the grader's NumPy step, measured alternately with it) or the
-Python lines one step ran for 4 and for 32 rows.
+Each submission variant is the reference solution with a few edits (the catalogue's and the speed tests'); each
+gate runs as in grading: the gate's worker in the sandbox (``workers.run_part``), watched from outside, its CPU time
+set against the grader's own training run beside it (``autograder.grading.pace``), then judged. First on the idle
+machine, then with ``--busy`` processes spinning (``while True: pass``, each ending by itself after
+``--busy-seconds`` and killed when the loaded runs are done). The table gives each gate's verdicts, wall and CPU
+seconds as median (min–max) over the repetitions, the median wall time as a multiple of the reference's in the same
+state of the machine, and what the rule measured: the worker's CPU time over the grader's training of the same steps.
 """
 
 from __future__ import annotations
@@ -35,170 +32,66 @@ sys.path.insert(0, str(REPO / "source" / "mlp"))  # nn_core, mnist_data: as the 
 sys.path.insert(0, str(REPO))
 os.environ.setdefault("MLP_GRADER_SECRET", "gate-load-benchmark")
 
-from nn_core import Module, Parameter  # noqa: E402
+sys.path.insert(0, str(REPO / "tests"))  # the catalogue's edits
 
 
-class Linear(Module):
-    """The reference solution's Linear."""
+def _variants() -> dict[str, tuple[tuple[Any, ...], str]]:
+    """name -> (edits of the solution notebook, description)."""
+    from test_gate_speed_rule import FLOAT64_PARAMETERS, LOOPS
 
-    def __init__(
-        self, in_features: int, out_features: int, rng: np.random.Generator | None = None, dtype: Any = np.float32
-    ) -> None:
-        super().__init__()
-        rng = np.random.default_rng() if rng is None else rng
-        self.W = Parameter(rng.standard_normal((in_features, out_features)) * np.sqrt(2.0 / in_features), dtype)
-        self.b = Parameter(np.zeros(out_features), dtype)
+    from catalogue.mistakes import MISTAKES, VARIANTS
 
-    def forward(self, x: np.ndarray) -> np.ndarray:
-        self.ctx["x"] = x
-        return x @ self.W + self.b
-
-    def backward(self, grad: np.ndarray) -> np.ndarray:
-        x = self.ctx["x"]
-        self.W.grad = x.T @ grad
-        self.b.grad = grad.sum(axis=0)
-        return grad @ self.W.T
+    einsum = next(v.edits for v in VARIANTS if v.name == "linear_einsum")
+    return {
+        "reference": ((), "the reference solution (float32, x @ W)"),
+        "einsum64": (einsum + FLOAT64_PARAMETERS, "float64 + np.einsum Linear"),
+        "float64": (FLOAT64_PARAMETERS, "float64 Linear, x @ W"),
+        "per_sample_loop": (LOOPS["per_sample_forward"][0] + LOOPS["per_sample_dw"][0], "Python loop over samples"),
+        "per_entry_loop": (
+            next(m.edits for m in MISTAKES if m.name == "linear_python_loops"),
+            "catalogue linear_python_loops (per-entry loop)",
+        ),
+    }
 
 
-class EinsumLinear64(Linear):
-    """float64 parameters, every product and sum with np.einsum (default: no optimize, no BLAS)."""
-
-    def __init__(self, in_features: int, out_features: int, rng: np.random.Generator | None = None) -> None:
-        super().__init__(in_features, out_features, rng, np.float64)
-
-    def forward(self, x: np.ndarray) -> np.ndarray:
-        self.ctx["x"] = x  # float32 images against float64 W: einsum casts as it goes
-        return np.einsum("bi,io->bo", x, self.W) + self.b
-
-    def backward(self, grad: np.ndarray) -> np.ndarray:
-        x = self.ctx["x"]
-        self.W.grad = np.einsum("bi,bo->io", x, grad)
-        self.b.grad = np.einsum("bo->o", grad)
-        return np.einsum("bo,io->bi", grad, self.W)
-
-
-class Float64Linear(Linear):
-    """float64 parameters and matrix products (BLAS dgemm)."""
-
-    def __init__(self, in_features: int, out_features: int, rng: np.random.Generator | None = None) -> None:
-        super().__init__(in_features, out_features, rng, np.float64)
-
-
-class BroadcastLinear(Linear):
-    """Products as broadcast (B, D_in, D_out) temporaries summed over an axis: no loop, much memory traffic."""
-
-    def forward(self, x: np.ndarray) -> np.ndarray:
-        self.ctx["x"] = x
-        return (x[:, :, None] * self.W[None]).sum(axis=1) + self.b
-
-    def backward(self, grad: np.ndarray) -> np.ndarray:
-        x = self.ctx["x"]
-        self.W.grad = (x[:, :, None] * grad[:, None, :]).sum(axis=0)
-        self.b.grad = grad.sum(axis=0)
-        return (grad[:, None, :] * self.W[None]).sum(axis=2)
-
-
-class PerSampleLinear(Linear):
-    """A Python loop over the samples, forward and backward: x[i] @ W, outer products for dW."""
-
-    def forward(self, x: np.ndarray) -> np.ndarray:
-        self.ctx["x"] = x
-        return np.stack([x[i] @ self.W for i in range(x.shape[0])]) + self.b
-
-    def backward(self, grad: np.ndarray) -> np.ndarray:
-        x = self.ctx["x"]
-        self.W.grad = sum(np.outer(x[i], grad[i]) for i in range(x.shape[0]))
-        self.b.grad = grad.sum(axis=0)
-        return np.stack([grad[i] @ self.W.T for i in range(grad.shape[0])])
-
-
-class PerEntryLinear(Linear):
-    """The catalogue's linear_python_loops: each output entry in a Python loop (forward only)."""
-
-    def forward(self, x: np.ndarray) -> np.ndarray:
-        self.ctx["x"] = x
-        out = np.array([[x[i] @ self.W[:, j] for j in range(self.W.shape[1])] for i in range(x.shape[0])])
-        return out + self.b
-
-
-class ReLU(Module):
-    def forward(self, x: np.ndarray) -> np.ndarray:
-        self.ctx["mask"] = x > 0
-        return np.maximum(x, 0)
-
-    def backward(self, grad: np.ndarray) -> np.ndarray:
-        return grad * self.ctx["mask"]
-
-
-def mlp_with(linear: type) -> type:
-    """The reference MLP built from ``linear``."""
-
-    class MLP(Module):
-        def __init__(
-            self, input_dim: int, hidden_dim: int, num_classes: int, rng: np.random.Generator | None = None
-        ) -> None:
-            super().__init__()
-            rng = np.random.default_rng() if rng is None else rng
-            self.fc1, self.relu = linear(input_dim, hidden_dim, rng=rng), ReLU()
-            self.fc2 = linear(hidden_dim, num_classes, rng=rng)
-
-        def forward(self, x: np.ndarray) -> np.ndarray:
-            return self.fc2(self.relu(self.fc1(x)))
-
-        def backward(self, grad: np.ndarray) -> np.ndarray:
-            return self.fc1.backward(self.relu.backward(self.fc2.backward(grad)))
-
-    return MLP
-
-
-VARIANTS: dict[str, tuple[type, str]] = {
-    "reference": (Linear, "the reference solution (float32, x @ W)"),
-    "einsum64": (EinsumLinear64, "float64 + np.einsum Linear"),
-    "per_sample_loop": (PerSampleLinear, "Python loop over samples (x[i] @ W; outer products)"),
-    "per_entry_loop": (PerEntryLinear, "catalogue linear_python_loops (per-entry loop)"),
-    "float64": (Float64Linear, "float64 Linear, x @ W"),
-    "broadcast": (BroadcastLinear, "broadcast (B, D_in, D_out) temporaries"),
-}
+NAMES = ("reference", "einsum64", "float64", "per_sample_loop", "per_entry_loop")
 DEFAULT = ("reference", "einsum64", "per_sample_loop", "per_entry_loop")
 
 
 def one_gate(name: str) -> dict[str, Any]:
-    """Run the gate (probe, then judge) on one variant in this process; what came, as JSON-able data."""
-    from autograder.judge.checks import judge
-    from autograder.judge.inputs import inputs_for
-    from autograder.probe.gate import mnist_accuracy
+    """Run the gate on one variant as grading does (sandboxed worker, the pace beside it, the judge here)."""
+    import tempfile
 
-    inputs = inputs_for("mnist_accuracy")
-    wall, cpu = time.perf_counter(), time.process_time()
-    records = mnist_accuracy(mlp_with(VARIANTS[name][0]), inputs)
-    try:
-        verdict, passed = judge("mnist_accuracy", inputs, {"records": records}), True
-    except AssertionError as failure:
-        verdict, passed = str(failure), False
-    record = records[0]
-    speed = record.get("speed") or record.get("too_slow") or {}
-    loop = record.get("python_loop")
-    lines = (
-        (
-            f"Python lines per step: {loop['lines'][0]} for {loop['rows'][0]} rows, {loop['lines'][1]} for "
-            f"{loop['rows'][1]} ({', '.join(loop['where'])})"
-        )
-        if loop
-        else ""
-    )
+    import nbformat
+
+    from autograder.classroom import apply_edits
+    from autograder.grading import verify, workers
+    from autograder.judge.gate import speed_of
+
+    edits, _ = _variants()[name]
+    text = apply_edits((REPO / "solutions" / "mlp" / "mlp.ipynb").read_text(), edits)
+    cells = verify.answer_cells(nbformat.reads(text, as_version=4))
+    grading = workers.Grading(helpers=REPO / "release" / "mlp", mnist=Path(os.environ["MNIST_DIR"]).resolve())
+    wall = time.perf_counter()
+    with tempfile.TemporaryDirectory() as scratch:
+        outcome = workers.run_part(("mnist_accuracy",), cells, grading, Path(scratch))["mnist_accuracy"]
+    wall = time.perf_counter() - wall
+    verdict = verify._judge("mnist_accuracy", outcome)
+    measured = outcome.get("measured") or {}
+    times = speed_of(measured)[0] if measured else None
     return {
-        "passed": passed,
-        "verdict": verdict.splitlines()[0],
-        "wall": time.perf_counter() - wall,
-        "cpu": time.process_time() - cpu,
-        "slowdown": speed.get("slowdown"),
-        "lines": lines,
+        "passed": verdict.passed,
+        "verdict": str(verdict.failure or verdict.note).splitlines()[0],
+        "wall": wall,
+        "cpu": measured.get("cpu", float("nan")),
+        "slowdown": times if measured.get("too_slow_at") is None else measured.get("too_slow_times"),
+        "lines": "stopped early" if measured.get("too_slow_at") is not None else "",
     }
 
 
 def run_child(name: str) -> dict[str, Any]:
     """One gate in a fresh process, on one BLAS thread as in the worker."""
-    env = {**os.environ, "OPENBLAS_NUM_THREADS": "1"}
+    env = dict(os.environ)
     done = subprocess.run(
         [sys.executable, __file__, "--one", name], capture_output=True, text=True, env=env, check=False
     )
@@ -234,7 +127,7 @@ def spread(values: list[float], digits: int = 1) -> str:
 def table(rows: list[dict[str, Any]]) -> None:
     """One Markdown row per variant and machine state; wall × reference compares medians in the same state."""
     print(
-        "| variant | machine | verdict (n) | gate wall s | gate CPU s | wall × reference | slowdown measured "
+        "| variant | machine | verdict (n) | gate wall s | gate CPU s | wall × reference | × the grader's training "
         "| message |"
     )
     print("| --- | --- | --- | --- | --- | --- | --- | --- |")
@@ -251,7 +144,7 @@ def table(rows: list[dict[str, Any]]) -> None:
         measured = f"{spread(slowdowns)}×" if slowdowns else results[-1]["lines"]
         message = results[-1]["verdict"].replace("|", "/")
         print(
-            f"| {VARIANTS[row['name']][1]} | {row['condition']} | {verdicts} ({len(results)}) | {spread(walls)} "
+            f"| {_variants()[row['name']][1]} | {row['condition']} | {verdicts} ({len(results)}) | {spread(walls)} "
             f"| {spread(cpus)} | {statistics.median(walls) / reference[row['condition']]:.2f} | {measured} "
             f"| {message[:90]}{'…' if len(message) > 90 else ''} |"
         )
@@ -260,7 +153,7 @@ def table(rows: list[dict[str, Any]]) -> None:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--one", help=argparse.SUPPRESS)
-    parser.add_argument("--variants", nargs="+", default=list(DEFAULT), choices=list(VARIANTS))
+    parser.add_argument("--variants", nargs="+", default=list(DEFAULT), choices=list(NAMES))
     parser.add_argument("--repeats", type=int, default=1)
     parser.add_argument("--busy", type=int, default=4, help="spinning processes in the loaded runs (default 4)")
     parser.add_argument(

@@ -93,9 +93,8 @@ def test_the_gate_starts_from_he_initialisation_and_shuffles_every_epoch(secret:
         "batch",
         "hidden",
         "max_slowdown",
-        "speed_window",
         "wall_seconds",
-    }  # the keys autograder/probe/gate.py reads
+    }  # the keys autograder/probe/gate.py and the gate's judge read
     W1, b1, W2, b2 = recipe["init"]
     assert all(a.dtype == np.float32 for a in recipe["init"])
     assert W1.shape == (784, recipe["hidden"]) and W2.shape == (recipe["hidden"], 10)

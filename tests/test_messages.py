@@ -278,9 +278,11 @@ def test_a_missing_class_names_the_cells_that_raised_as_its_cause() -> None:
 
 
 def test_the_gate_note_is_a_text() -> None:
-    note = autograder.messages.GATE_PASSED(accuracy="97.05%", seconds="1.0", required="97%")
-    assert str(note) == "MNIST: 97.05% test accuracy after 1.0 s of training (required 97%)."
-    assert note.render("zh").startswith("MNIST：训练 1.0 秒后")
+    note = autograder.messages.GATE_PASSED(accuracy="97.05%", seconds="1.0", times="1.5", required="97%")
+    assert str(note) == (
+        "MNIST: 97.05% test accuracy after 1.0 s of CPU time, 1.5 times the grader's own NumPy training (required 97%)."
+    )
+    assert note.render("zh").startswith("MNIST：训练用了 1.0 秒 CPU 时间")
     assert Text.from_data(json.loads(json.dumps(note.to_data()))) == note
 
 

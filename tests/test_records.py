@@ -22,6 +22,7 @@ from numpy.lib import format as npy
 
 from autograder.judge.records import CAPS, RecordRefused, read_regular_file, read_result
 from autograder.probe.core import load, save
+from autograder.student_text import student_text
 
 REPO = Path(__file__).resolve().parents[1]
 GIB = 1 << 30
@@ -212,7 +213,8 @@ def test_json_over_its_size_or_nesting_caps_is_refused(tmp_path: Path) -> None:
     (tmp_path / "check.json").write_text("[" * 100_000 + "]" * 100_000)
     _refused(tmp_path / "check", "nests deeper")
     (tmp_path / "check.json").write_text(json.dumps(["[[[[" * 1000, {"dict": {"]]": "{{{{" * 1000}}]))
-    assert read_result(tmp_path / "check") == ["[[[[" * 1000, {"]]": "{{{{" * 1000}]  # brackets in strings are text
+    # brackets in strings are text (and every string is read as student text: one line, capped)
+    assert read_result(tmp_path / "check") == [student_text("[[[[" * 1000), {"]]": student_text("{{{{" * 1000)}]
     for tree, reason in (
         ({"opaque": "x", "text": "y"}, "not one 'array' or 'dict'"),
         ({"pickle": "x"}, "key 'pickle'"),

@@ -45,10 +45,11 @@ from autograder.faults import Fault, GraderFault
 from autograder.grading.autograde import Attempt, autograde_one, forget_ungraded, keep_record
 from autograder.grading.prepare import prepare_grading, prepared_env
 from autograder.grading.progress import Progress
-from autograder.grading.submissions import add_note, is_graded, quarantine, repair
+from autograder.grading.submissions import add_note, is_graded, quarantine, repair, shown
 from autograder.grading.summary import summary_lines
 from autograder.report.build import report_after_grading
 from autograder.settings import CoursePaths, KitGrading, load_course_config
+from autograder.student_text import student_lines
 
 if TYPE_CHECKING:
     from autograder.grading.cluster import Dispatcher
@@ -79,8 +80,8 @@ def grade_class(
     _say(out, _what_grading_uses(grading))
     env = {**os.environ, "MNIST_DIR": str(grading.mnist), **prepared_env(course, grading, assignment)}
     chosen = [s for s in paths.submitted_students(assignment) if not students or s in students]
-    make_gradable(paths, assignment, notebook, chosen, out)
-    todo = [s for s in chosen if force or not is_graded(paths, assignment, student=s, notebook=notebook)]
+    refused = make_gradable(paths, assignment, notebook, chosen, out)
+    todo = [s for s in chosen if s not in refused and (force or not _is_graded(paths, assignment, s, notebook))]
     dispatcher = _dispatcher(scheduler, paths, config, grading, assignment, out) if scheduler else None
     attempt: Callable[[str], Attempt]
     if dispatcher is not None:
@@ -92,6 +93,10 @@ def grade_class(
     run = ClassRun(
         paths, assignment, attempt, kit.grade_attempts, len(todo), out, dispatcher.running if dispatcher else None
     )
+    for student, fault in refused.items():
+        run.results[student] = False
+        run.faults[student] = fault
+        run._record(student)
     try:
         # On a cluster every submission is in flight at once (a thread each only waits for its task): Dask queues them
         run.grade_all(todo, min(len(todo), 512) if dispatcher else jobs)
@@ -104,7 +109,7 @@ def grade_class(
 
 
 def _say(out: Any, text: str) -> None:
-    print(text, file=out, flush=True)
+    print(student_lines(text, most=100), file=out, flush=True)  # names and faults may carry a student's text
 
 
 def _this_environments_scripts_first() -> None:
@@ -134,18 +139,41 @@ def _what_grading_uses(grading: Grading) -> str:
     )
 
 
-def make_gradable(paths: CoursePaths, assignment: str, notebook: str, students: list[str], out: Any) -> None:
+def make_gradable(
+    paths: CoursePaths, assignment: str, notebook: str, students: list[str], out: Any
+) -> dict[str, Fault]:
     """Before nbgrader sees them: move what is not a plain file out of each submission, repair its notebook, and say
-    so (a line here, a note in the notebook)."""
+    so (a line here, a note in the notebook). Return the submissions this failed for, each with why: they are left
+    ungraded (graded as they are, a link in one could reach the grader's files); the rest of the class goes on."""
+    failed: dict[str, Fault] = {}
     for student in students:
-        refused = quarantine(paths, assignment, student)
-        if refused:
-            _say(out, f"{student}: {refused[1]}")
-        note = repair(paths, assignment, student, notebook)
-        if note:
-            _say(out, f"{student}: {note}")
-        if refused:
-            add_note(paths.submitted(student, assignment) / notebook, refused[0])
+        try:
+            _make_gradable(paths, assignment, notebook, student, out)
+        except Exception as error:  # noqa: BLE001 - one submission's folder, whatever it holds, stops only itself
+            failed[student] = Fault(
+                "grader", f"its submission could not be made gradable ({type(error).__name__}: {shown(str(error))})"
+            )
+            _say(out, f"{shown(student)}: NOT GRADED, {failed[student].detail}")
+    return failed
+
+
+def _make_gradable(paths: CoursePaths, assignment: str, notebook: str, student: str, out: Any) -> None:
+    refused = quarantine(paths, assignment, student)
+    if refused:
+        _say(out, f"{shown(student)}: {refused[1]}")
+    note = repair(paths, assignment, student, notebook)
+    if note:
+        _say(out, f"{shown(student)}: {note}")
+    if refused:
+        add_note(paths.submitted(student, assignment) / notebook, refused[0])
+
+
+def _is_graded(paths: CoursePaths, assignment: str, student: str, notebook: str) -> bool:
+    """Whether an earlier run graded this submission as it is now; when that cannot be told, it is graded again."""
+    try:
+        return is_graded(paths, assignment, student=student, notebook=notebook)
+    except (OSError, ValueError):
+        return False
 
 
 def _dispatcher(
@@ -188,7 +216,12 @@ class ClassRun:
         """Grade one submission, with its retries; an ungraded one is taken out of the gradebook."""
         with self.progress.lock:
             self.in_flight.add(student)
-        result = self._tries(student)
+        try:
+            result = self._tries(student)
+        except Exception as error:  # noqa: BLE001 - a failure around one submission's autograde stops only it
+            result = Attempt(
+                Fault("grader", f"its grading failed ({type(error).__name__}: {shown(str(error))})"), 0, ""
+            )
         if result.fault is not None:
             self._leave_ungraded(student, result.fault)
         self._record(student)

@@ -6,6 +6,8 @@ import threading
 import time
 from collections.abc import Callable
 
+from autograder.student_text import student_lines
+
 
 class Progress:
     """Done, failed, running and time left: a tqdm bar on a terminal, and the same numbers on each printed line."""
@@ -32,7 +34,8 @@ class Progress:
         return f"{seconds / 60:.1f} min" if seconds >= 120 else f"{seconds:.0f} s"
 
     def say(self, text: str) -> None:
-        self._tqdm.write(text, file=self._out)
+        """Print a line (student ids and fault details in it may be the student's: no escape sequence gets out)."""
+        self._tqdm.write(student_lines(text), file=self._out)
         self._out.flush()
 
     def finished(self, ok: bool, text: str) -> None:

@@ -11,6 +11,7 @@ import statistics
 from pathlib import Path
 
 from autograder.report.aggregate import ClassSummary, causes_by_id
+from autograder.student_text import student_text
 
 
 def summary_lines(summary: ClassSummary, report: Path, most: int = 5) -> list[str]:
@@ -36,7 +37,7 @@ def summary_lines(summary: ClassSummary, report: Path, most: int = 5) -> list[st
     if causes:
         lines.append("Named causes seen most often (students, checks):")
         width = len(str(len(causes[0].students)))
-        lines += [f"  {len(c.students):>{width}}  {c.text} ({', '.join(c.checks)})" for c in causes]
+        lines += [f"  {len(c.students):>{width}}  {student_text(c.text)} ({', '.join(c.checks)})" for c in causes]
     lines.append(f"Class report: {report} (and CSV, JSON beside it)")
     lines.append(_feedback_line(summary))
     return lines

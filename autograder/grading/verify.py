@@ -37,6 +37,7 @@ from autograder.faults import GraderFault
 from autograder.grading.workers import Grading, run_part
 from autograder.judge.inputs import inputs_for
 from autograder.settings import CoursePaths
+from autograder.student_text import student_text
 from autograder.verdict import Verdict
 
 
@@ -50,18 +51,19 @@ def answer_cells(nb: NotebookNode) -> list[dict[str, str]]:
     return cells
 
 
-def _judge(check: str, outcome: dict[str, Any]) -> Verdict:
-    """The verdict on one check; raise ``_Unjudgeable`` if the judge itself failed on the record."""
+def _judge(check: str, outcome: dict[str, Any], student: str = "") -> Verdict:
+    """The verdict on one check, judged on ``student``'s hidden inputs; raise ``_Unjudgeable`` if the judge itself
+    failed on the record."""
     from nn_messages import CheckFailed
 
     from autograder.judge.checks import judge
 
     try:
-        result = judge(check, inputs_for(check), outcome)
+        result = judge(check, inputs_for(check, student), outcome)
     except CheckFailed as failed:
         return Verdict.failed(check, failed.failure)
     except Exception as error:  # noqa: BLE001 - the record may be spoiled by the student, or the judge broken
-        raise _Unjudgeable(f"{type(error).__name__}: {error}") from error
+        raise _Unjudgeable(student_text(f"{type(error).__name__}: {error}")) from error
     return Verdict.of(check, result)
 
 
@@ -92,7 +94,7 @@ def verify(
             suspects: dict[str, str] = {}
             for check, outcome in outcomes.items():
                 try:
-                    verdicts[check] = _judge(check, outcome)
+                    verdicts[check] = _judge(check, outcome, grading.student)
                 except _Unjudgeable as error:
                     suspects[check] = str(error)
                     verdicts[check] = _spoiled(check, str(error))
@@ -110,7 +112,7 @@ def _control(
     reference = run_part(part, control, grading, scratch)
     for check, why in suspects.items():
         try:
-            passed = _judge(check, reference[check]).passed
+            passed = _judge(check, reference[check], grading.student).passed
         except _Unjudgeable:
             passed = False
         if not passed:

@@ -9,8 +9,9 @@ A worker (``autograder/probe/run.py``) runs beside the student's code, so everyt
   check it begins, each result), read here with caps on every size (``autograder.judge.records``); anything else on
   that stream ends the reading and costs the check that was running;
 - it is watched from outside, where student code cannot catch or stop the watch: stopped when it stalls (waiting
-  for something that never comes), when it spends its CPU budget, or, the machine's fault, after a wall-clock
-  backstop.
+  for something that never comes), when it spends its CPU budget, when it has run for minutes mostly waiting (a
+  little CPU now and then: ``WorkerBudget.idle``), when all its processes and its tmpfs hold more memory than
+  ``WorkerBudget.memory``, or, the machine's fault, after a wall-clock backstop.
 
 ``run_part`` returns each check's outcome; whose fault a failure is, is decided by ``verify`` (the control).
 """
@@ -30,6 +31,7 @@ from typing import TYPE_CHECKING, Any
 
 from autograder import registry, sandbox
 from autograder.faults import GraderFault
+from autograder.grading.process_tree import tree_cpu, tree_memory, tree_runnable
 from autograder.judge.inputs import inputs_for
 from autograder.judge.records import RecordRefused, WorkerReport, decode_record, read_report
 
@@ -45,6 +47,11 @@ main(sys.argv[1:])
 """
 STALL_CPU = 0.5
 """CPU seconds a worker must use in each ``stall`` window: waiting code (sleep, input, a sleeping child) uses none."""
+IDLE_SHARE = 0.75
+"""Share of its time a worker past ``WorkerBudget.idle`` must have been running or waiting for a CPU. A correct
+solution's worker computes all the time (measured: 0.94 for the reference's gate, startup included; 0.99 for float64
+with einsum); a busy machine makes it wait, which counts as computing. One that sleeps between bursts scores low,
+though each burst waits longer on a busy machine (0.5 measured for 0.4 s of CPU every 1.2 s on a loaded machine)."""
 
 
 @dataclass(frozen=True)
@@ -55,6 +62,8 @@ class WorkerBudget:
     gate_cpu: float = 200.0  # CPU seconds of the MNIST gate's worker
     stall: float = 20.0  # wall seconds in which a worker using under STALL_CPU seconds of CPU is stopped as stuck
     wall: float = 900.0  # wall seconds after which a worker still computing means the machine cannot keep up
+    idle: float = 120.0  # wall seconds after which a worker that computed under IDLE_SHARE of them is stopped
+    memory: int = 2 << 30  # bytes all the sandbox's processes and tmpfs mounts may hold together (``tree_memory``)
 
     def cpu(self, part: tuple[str, ...]) -> float:
         return self.gate_cpu if any(registry.check(name).slow for name in part) else self.checks_cpu
@@ -75,17 +84,21 @@ class Grading:
     budget: WorkerBudget = WorkerBudget()
     disk_bytes: int = 256 << 20  # the worker's working folder, a tmpfs inside its sandbox
     language: str = "en"  # of the assignment's edition: what the notebook's outputs are written in
+    student: str = ""  # whose submission: the hidden inputs are drawn for this student (``inputs.inputs_for``)
 
 
 @dataclass(frozen=True)
 class WorkerRun:
     report: WorkerReport  # what the worker said on its standard output
-    stopped: str  # "" (it ended by itself), "stalled", "cpu" (its CPU budget) or "wall" (the machine's fault)
+    stopped: str  # "" (it ended by itself), "stalled", "cpu" (its budget), "idle", "memory" or "wall" (the machine's)
     reason: str  # how it ended, for the instructor (a grader fault)
     status: int | None = None  # its exit status
+    speed: dict[str, Any] | None = None  # the gate's speed, measured from outside (``grading.pace.SpeedWatch.finish``)
 
 
-def prepare(folder: Path, part: tuple[str, ...], cells: list[dict[str, str]], helpers: Path) -> tuple[Path, Path]:
+def prepare(
+    folder: Path, part: tuple[str, ...], cells: list[dict[str, str]], helpers: Path, student: str = ""
+) -> tuple[Path, Path]:
     """The worker's two folders: ``program`` (read-only in the sandbox: the worker, this part's probes, the trusted
     helpers, answer cells, manifest and hidden inputs) and ``work`` (empty: a tmpfs inside the sandbox)."""
     from autograder.probe.core import save
@@ -103,7 +116,7 @@ def prepare(folder: Path, part: tuple[str, ...], cells: list[dict[str, str]], he
     for module in {"__init__", "core", "messages", "run", *(entry["module"] for entry in manifest.values())}:
         shutil.copy(PROBE_DIR / f"{module}.py", program / "probe" / f"{module}.py")
     for check in part:
-        save(program / "inputs" / check, inputs_for(check))
+        save(program / "inputs" / check, inputs_for(check, student))
     for root, _, files in os.walk(program):  # readable by the sandbox's user (nobody, under root), never writable
         os.chmod(root, 0o755)
         for name in files:
@@ -121,6 +134,8 @@ def crash(reason: Text, attempts: int, how: str = "") -> dict[str, Any]:
         "": say.WORKER_ENDED_CAUSE,
         "stalled": say.WORKER_STALLED_CAUSE,
         "cpu": say.WORKER_CPU_CAUSE,
+        "idle": say.WORKER_IDLE_CAUSE,
+        "memory": say.WORKER_MEMORY_CAUSE,
         "spoiled": say.WORKER_SPOILED_CAUSE,
     }[how]
     if attempts == 1:
@@ -152,41 +167,31 @@ def _why(run: WorkerRun, budget: WorkerBudget, cpu_budget: float) -> Text:
         return say.WORKER_STALLED(seconds=f"{budget.stall:g}")
     if run.stopped == "cpu":
         return say.WORKER_CPU(seconds=f"{cpu_budget:g}")
+    if run.stopped == "idle":
+        return say.WORKER_IDLE(seconds=f"{budget.idle:g}")
+    if run.stopped == "memory":
+        return say.WORKER_MEMORY(mib=f"{budget.memory / (1 << 20):g}")
     return say.WORKER_EXIT(status=run.status)
 
 
-def tree_cpu(pid: int) -> float:
-    """CPU seconds used by ``pid`` and every process below it (live ones, and the children they have reaped)."""
-    children: dict[int, list[int]] = {}
-    cpu: dict[int, float] = {}
-    tick = os.sysconf("SC_CLK_TCK")
-    for entry in os.scandir("/proc"):
-        if not entry.name.isdigit():
-            continue
-        try:
-            with open(f"/proc/{entry.name}/stat", "rb") as stat:
-                fields = stat.read().rsplit(b")", 1)[1].split()
-        except OSError:
-            continue  # ended meanwhile
-        children.setdefault(int(fields[1]), []).append(int(entry.name))
-        cpu[int(entry.name)] = sum(int(f) for f in fields[11:15]) / tick  # utime, stime, cutime, cstime
-    total, stack = 0.0, [pid]
-    while stack:
-        current = stack.pop()
-        total += cpu.get(current, 0.0)
-        stack.extend(children.get(current, ()))
-    return total
-
-
 def run_worker(
-    box: sandbox.Sandbox, program: Path, checks: list[str], cpu_budget: float, budget: WorkerBudget
+    box: sandbox.Sandbox,
+    program: Path,
+    checks: list[str],
+    cpu_budget: float,
+    budget: WorkerBudget,
+    gate: dict[str, Any] | None = None,
 ) -> WorkerRun:
     """Run the worker on ``checks`` and read its report, watching it from outside: stopped when it stalls, spends its
-    CPU budget, or (the machine's fault) outlives the wall-clock backstop."""
+    CPU budget, or (the machine's fault) outlives the wall-clock backstop. For the MNIST gate (``gate``: its hidden
+    inputs), its CPU time is also set against the grader's own training, run beside it (``grading.pace``)."""
+    from autograder.grading.pace import Pace, SpeedWatch
+    from autograder.judge.gate_reference import steps_of
     from autograder.probe.run import STARTED
 
     log = box.workdir.parent / "worker.stderr"
     reports: list[WorkerReport] = []
+    live = WorkerReport()
     with log.open("wb") as err:
         process = subprocess.Popen(
             box.wrap([sandbox.PYTHON, "-I", str(program / "worker.py"), *checks]),
@@ -198,28 +203,39 @@ def run_worker(
         )
 
         def read() -> None:
-            reports.append(read_report(process.stdout, STARTED.encode()))
+            reports.append(read_report(process.stdout, STARTED.encode(), report=live))
             process.stdout.close()  # a worker that breaks the format gets no further reading: its writes fail
 
         reader = threading.Thread(target=read, daemon=True)
         reader.start()
-        stopped = _watch(process, cpu_budget, budget)
-        process.wait()
+        speed = None
+        if gate is not None:
+            pace = Pace(gate["hidden"], gate["batch"])
+            steps = steps_of(gate, len(gate["orders"][0]))
+            speed = SpeedWatch(process.pid, pace, gate["max_slowdown"], steps, live, lambda: _kill(process))
+        try:
+            stopped = _watch(process, cpu_budget, budget)
+            process.wait()
+        finally:
+            measured = speed.finish() if speed is not None else None
         reader.join(timeout=10)
     report = reports[0] if reports else WorkerReport(spoiled="its report could not be read in time")
     reason = {
         "": f"ended with exit status {process.returncode}",
         "stalled": f"used almost no CPU for {budget.stall:g} s (it waited for something that never came)",
         "cpu": f"used its {cpu_budget:g} s of CPU time",
+        "idle": f"was still running after {budget.idle:g} s, waiting most of the time",
+        "memory": f"held more than {budget.memory >> 20} MiB of memory, all its processes and files together",
         "wall": f"was still running after {budget.wall:g} s",
     }[stopped]
     if not report.started:
         reason = f"{reason}: {log.read_text(errors='replace').strip()[-500:]}"
-    return WorkerRun(report, stopped, reason, process.returncode)
+    return WorkerRun(report, stopped, reason, process.returncode, measured)
 
 
 def _watch(process: subprocess.Popen, cpu_budget: float, budget: WorkerBudget) -> str:
-    """Wait for ``process``; stop it (and say why) when it stalls, spends its CPU budget or outlives the backstop."""
+    """Wait for ``process``; stop it (and say why) when it stalls, spends its CPU budget, has mostly waited for
+    ``budget.idle`` seconds, holds too much memory, or outlives the backstop."""
     start = time.monotonic()
     history: list[tuple[float, float]] = []  # (wall, CPU) samples of the last stall window
     while process.poll() is None:
@@ -231,8 +247,14 @@ def _watch(process: subprocess.Popen, cpu_budget: float, budget: WorkerBudget) -
         stopped = ""
         if used > cpu_budget:
             stopped = "cpu"
+        elif tree_memory(process.pid) > budget.memory:
+            stopped = "memory"
         elif now >= budget.stall and history[0][0] <= now - budget.stall and used - history[0][1] < STALL_CPU:
             stopped = "stalled"
+        # Past ``idle``, only a worker that mostly slept is the student's: one kept waiting by a busy machine counts
+        # as computing (``tree_runnable``) and runs on to the backstop, the machine's fault.
+        elif now > budget.idle and tree_runnable(process.pid) < IDLE_SHARE * now:
+            stopped = "idle"
         elif now > budget.wall:
             stopped = "wall"
         if stopped:
@@ -259,7 +281,7 @@ def run_part(part: tuple[str, ...], cells: list[dict[str, str]], grading: Gradin
     control in ``verify``.
     """
     try:
-        program, workdir = prepare(scratch / part[0], part, cells, grading.helpers)
+        program, workdir = prepare(scratch / part[0], part, cells, grading.helpers, grading.student)
     except OSError as error:
         raise GraderFault(f"could not prepare the worker's folder in {scratch} ({error})") from error
     box = sandbox.Sandbox(
@@ -280,7 +302,8 @@ def run_part(part: tuple[str, ...], cells: list[dict[str, str]], grading: Gradin
             shutil.rmtree(workdir, ignore_errors=True)
             workdir.mkdir()
         box.prepare()
-        run = run_worker(box, program, remaining, grading.budget.cpu(part), grading.budget)
+        gate = inputs_for(part[0], grading.student) if registry.check(part[0]).slow else None
+        run = run_worker(box, program, remaining, grading.budget.cpu(part), grading.budget, gate)
         if run.stopped == "wall":
             raise GraderFault(f"a sandboxed worker {run.reason}: this machine is too busy to grade now")
         if not run.report.started:
@@ -288,7 +311,12 @@ def run_part(part: tuple[str, ...], cells: list[dict[str, str]], grading: Gradin
             if failed_starts >= grading.start_attempts:
                 raise GraderFault(f"the sandboxed worker could not start ({run.reason})")
             continue
+        if run.speed is not None and run.speed["too_slow_at"] is not None:  # stopped from outside: too slow
+            outcomes[part[0]] = {"measured": run.speed}
+            continue
         running = _collect(remaining, run.report, outcomes)
+        if run.speed is not None and part[0] in outcomes and not outcomes[part[0]].get("crash"):
+            outcomes[part[0]]["measured"] = run.speed  # the trusted side's numbers, whatever the worker recorded
         if running == "":  # every check read has its outcome; the rest run in a fresh worker
             continue
         crashes[running] = crashes.get(running, 0) + 1

@@ -11,6 +11,7 @@ from nn_messages import CATALOGUE, CheckFailed, Failure, Text
 
 from autograder.messages import STOPPED
 from autograder.probe.core import is_raised
+from autograder.student_text import ELLIPSIS, student_data, student_text
 from nn_diagnosis import ErrorCause, explain_error
 
 VALUE_TOLERANCE = 1e-6
@@ -25,8 +26,8 @@ def opaque(recorded: dict[str, str]) -> object:
     """A stand-in for what the student's code returned that is not an array or a number (a list, a dict, ...), as
     recorded: an object of a class with the value's type name, whose repr is the value's. The checks describe it as
     they describe any value, with no knowledge of records."""
-    text = recorded["text"]
-    return type(str(recorded["opaque"]), (), {"__repr__": lambda self: text})()
+    text = student_text(recorded["text"])
+    return type(student_text(recorded["opaque"]), (), {"__repr__": lambda self: text})()
 
 
 def got(
@@ -41,8 +42,8 @@ def got(
     if key not in record:
         raise CheckFailed(Failure(STOPPED(what=what)))
     value = record[key]
-    if is_raised(value):
-        raise CheckFailed(explain_error(what, value, causes, formula, cause=cause))
+    if is_raised(value):  # every text of it is the student's: capped here, whatever the worker did
+        raise CheckFailed(explain_error(what, student_data(value), causes, formula, cause=cause))
     return recorded(value)
 
 
@@ -94,7 +95,7 @@ def recorded_text(data: Any, depth: int = 0) -> Text:
             recorded_text(value, depth + 1)
         elif value is not None and not isinstance(value, (str, int, float, bool)):
             raise ValueError(f"the message {declared.id!r} recorded with a field of type {type(value).__name__}")
-    return Text.from_data(data)
+    return Text.from_data(student_data(data))
 
 
 def recorded_failure(data: Any) -> Failure:
@@ -109,3 +110,39 @@ def recorded_failure(data: Any) -> Failure:
     if data.get("numbers"):  # a probe measures nothing a verdict reports
         raise ValueError("a recorded failure with numbers")
     return Failure(message, cause, formula)
+
+
+# ---------------------------------------------------------------- every failure, bounded before it becomes a verdict
+
+MAX_ITEMS = 16
+"""Items of a list field a failure keeps (a correct check lists a handful: parameters, layers)."""
+
+
+def bounded_field(value: Any) -> Any:
+    """A field of a failure's text with whatever the student may have put in it bounded: each string made one short
+    line (``student_text``), each list cut to ``MAX_ITEMS``, any other value whose words are too long made short
+    words; a ``Text`` bounded field by field, numbers and None as they are."""
+    if isinstance(value, Text):
+        return bounded_text(value)
+    if isinstance(value, list):
+        kept = [bounded_field(item) for item in value[:MAX_ITEMS]]
+        return kept + [ELLIPSIS] if len(value) > MAX_ITEMS else kept
+    if value is None or isinstance(value, (bool, int, float)):
+        return value
+    if isinstance(value, str):
+        return student_text(value)
+    words = student_text(value)
+    return value if words == str(value) else words
+
+
+def bounded_text(text: Text | None) -> Text | None:
+    if text is None:
+        return None
+    return Text(text.id, {name: bounded_field(value) for name, value in text.fields.items()})
+
+
+def bounded_failure(failure: Failure) -> Failure:
+    """``failure`` with every field of its texts bounded (``bounded_field``): what a verdict may carry."""
+    return Failure(
+        bounded_text(failure.message), bounded_text(failure.cause), bounded_text(failure.formula), failure.numbers
+    )

@@ -1,14 +1,21 @@
 """Judge of the MNIST gate: the probe trained the student's MLP with the grader's recipe; require 97 % test accuracy.
 
-Accuracy is measured here, with the reference forward pass on the trained
-parameters, so the probe's process (which ran student code) only supplies weights.
-Speed fails on what the probe counted, not on a time budget: Python lines per
-step that grow with the batch (a loop over samples or entries), or a step far
-slower than the grader's own NumPy step measured alternately with it.
+Every decision rests on what the trusted side computed or measured itself; the probe's process ran student code, so
+its record only supplies the trained parameters (and evidence for messages):
+
+- accuracy: the reference forward pass on the trained parameters, here;
+- where the parameters ended: against the grader's own training from the same start (``gate_reference``);
+- speed: the worker's CPU time, measured from outside its sandbox, against the grader's own training of the same
+  steps measured the same way at the same time (``measured``, from ``autograder.grading.pace``). The probe's count of
+  Python lines per step only names where a loop is, once speed has failed.
+
+Every number is checked to be finite before it is compared, and every limit is written so that NaN fails.
 """
 
 from __future__ import annotations
 
+import math
+import time
 from typing import Any
 
 import numpy as np
@@ -24,8 +31,8 @@ from nn_diagnosis import explain_error
 
 THRESHOLD = 0.97
 AFTER_CHECKS = say.GATE_AFTER_CHECKS
-SLOW_HINT = say.GATE_LOOP
 SLOWER_HINT = say.GATE_SLOW
+PARAMETER_NAMES = ("W1", "b1", "W2", "b2")
 FORGED = say.GATE_FORGED
 FAR = say.GATE_FAR
 SPEED = say.GATE_SPEED
@@ -58,52 +65,120 @@ def _reference_end(inputs: dict[str, Any]) -> list[np.ndarray]:
     return gate_reference.reference_end(inputs, data.train_images, data.train_labels, gate_reference.cache_folder())
 
 
-def _fail_python_loop(loop: dict[str, Any]) -> None:
-    """The Python lines a training step runs grew with the batch: a loop over samples or entries."""
-    (small, big), (rows_small, rows_big) = loop["lines"], loop["rows"]
-    big_lines = say.GATE_AT_LEAST(count=f"{big:,}") if loop.get("capped") else f"{big:,}"
-    counts = dict(small=f"{small:,}", small_rows=rows_small, big=big_lines, big_rows=rows_big)
-    fail(
-        SPEED,
-        say.GATE_LOOP_EXPECTED(big_rows=rows_big, small_rows=rows_small),
-        say.GATE_LOOP_GOT_WHERE(**counts, where=", ".join(loop["where"]))
-        if loop.get("where")
-        else say.GATE_LOOP_GOT(**counts),
-        SLOW_HINT,
+def _loop_cause(record: dict[str, Any]) -> Any:
+    """Where the probe saw a step's Python lines grow with the batch (a loop over samples or entries), if it did.
+
+    The count was taken beside student code, so it is only evidence for the message of a speed failure that the
+    trusted side's own measurement decided."""
+    loop = record.get("python_loop")
+    try:
+        (small, big), (rows_small, rows_big) = loop["lines"], loop["rows"]
+        where = [str(name)[:60] for name in loop["where"]][:3]
+        counts = [int(small), int(big), int(rows_small), int(rows_big)]
+    except (TypeError, KeyError, ValueError):
+        return SLOWER_HINT
+    if not where:
+        return SLOWER_HINT
+    big_lines = say.GATE_AT_LEAST(count=f"{counts[1]:,}") if loop.get("capped") else f"{counts[1]:,}"
+    return say.GATE_LOOP_GOT_WHERE(
+        small=f"{counts[0]:,}", small_rows=counts[2], big=big_lines, big_rows=counts[3], where=", ".join(where)
     )
 
 
-def _fail_slowdown(speed: dict[str, Any], limit: float) -> None:
-    """A training step took far more CPU time than the grader's own NumPy step, measured alternately with it."""
-    message = EXPECTED_GOT(
-        what=SPEED,
-        expected=say.GATE_SLOWDOWN_EXPECTED(limit=f"{limit:g}"),
-        got=say.GATE_SLOWDOWN_GOT(
-            times=f"{speed['slowdown']:.1f}",
-            student=f"{speed['student_ms']:.1f}",
-            reference=f"{speed['reference_ms']:.2f}",
-            pairs=speed["pairs"],
-            step=speed["step"],
-        ),
+def speed_of(measured: dict[str, Any]) -> tuple[float, float, int]:
+    """(how many times the grader's own training's CPU time the student's took, the grader's CPU seconds for the steps
+    compared, those steps); NaN when the measurement is unusable, which fails."""
+    try:
+        steps = int(measured["steps"] if measured["too_slow_at"] is None else measured["too_slow_at"])
+        reference = float(measured["pace_setup"]) + max(steps, 0) * float(measured["pace_step"])
+        times = float(measured["cpu"]) / reference
+    except (TypeError, KeyError, ValueError, ZeroDivisionError):
+        return math.nan, math.nan, 0
+    if not (math.isfinite(reference) and reference > 0 and math.isfinite(times)):
+        return math.nan, reference, steps
+    return times, reference, steps
+
+
+def _judge_speed(inputs: dict[str, Any], measured: dict[str, Any], record: dict[str, Any]) -> float:
+    """Fail unless the training's CPU time, measured from outside, was within ``max_slowdown`` times the grader's own
+    training of the same steps; return how many times it was."""
+    limit = float(inputs["max_slowdown"])
+    times, reference, steps = speed_of(measured)
+    if measured.get("too_slow_at") is None and times <= limit:
+        return times
+    fields = dict(student=f"{float(measured['cpu']):.1f}", reference=f"{reference:.1f}", steps=int(measured["steps"]))
+    got_text = (
+        say.GATE_CPU_GOT(times=f"{times:.1f}", **fields)
+        if measured.get("too_slow_at") is None
+        else say.GATE_CPU_GOT_STOPPED(times=f"{_stopped_times(measured, limit):.1f}", step=steps, **fields)
     )
-    raise CheckFailed(Failure(message, SLOWER_HINT, None, {"times_reference": float(speed["slowdown"])}))
+    message = EXPECTED_GOT(what=SPEED, expected=say.GATE_CPU_EXPECTED(limit=f"{limit:g}"), got=got_text)
+    numbers = {"times_reference": times} if math.isfinite(times) else {}
+    raise CheckFailed(Failure(message, _loop_cause(record), None, numbers))
 
 
-def judge_accuracy(inputs: dict[str, Any], records: list[dict[str, Any]]) -> Passed:
-    """Judge the training the probe did; return the line to show on success."""
+def _stopped_times(measured: dict[str, Any], limit: float) -> float:
+    """How many times the grader's CPU the watch found when it stopped the worker (over ``limit``, else the limit)."""
+    try:
+        times = float(measured["too_slow_times"])
+    except (TypeError, KeyError, ValueError):
+        return limit
+    return times if math.isfinite(times) and times > limit else limit
+
+
+def measure_here(inputs: dict[str, Any], cpu: float, chunk: int = 200) -> dict[str, Any]:
+    """A speed measurement for a gate probed in this process (``checks.run_here``, the kit's tests): ``cpu`` is the
+    probe's CPU time, set against the grader's own training step timed here, in the same process."""
+    from autograder.judge.gate_reference import step, steps_of
+
+    rng = np.random.default_rng(0)
+    x, y = rng.random((chunk * inputs["batch"], 784), dtype=np.float32), rng.integers(0, 10, chunk * inputs["batch"])
+    params = [np.array(a, np.float32) for a in inputs["init"]]
+    start = time.process_time()
+    for i in range(chunk):
+        rows = slice(i * inputs["batch"], (i + 1) * inputs["batch"])
+        step(params, x[rows], y[rows], 0.01)
+    pace_step = (time.process_time() - start) / chunk
+    steps = steps_of(inputs, len(inputs["orders"][0]))
+    return {
+        "cpu": cpu,
+        "steps": steps,
+        "pace_setup": 0.0,
+        "pace_step": pace_step,
+        "pace_chunks": 1,
+        "too_slow_at": None,
+    }
+
+
+def _finite_parameters(trained: list[np.ndarray]) -> None:
+    """Fail if a trained parameter holds NaN or infinity (training diverged, or something wrote it there)."""
+    bad = [name for name, p in zip(PARAMETER_NAMES, trained, strict=True) if not np.isfinite(p).all()]
+    if bad:
+        fail(TRAINING, say.GATE_FINITE_PARAMETERS, say.GATE_NOT_FINITE(names=", ".join(bad)), say.GATE_DIVERGED)
+
+
+def judge_accuracy(
+    inputs: dict[str, Any], records: list[dict[str, Any]], measured: dict[str, Any] | None = None
+) -> Passed:
+    """Judge the training the probe did and its speed as measured from outside; return the line to show on success.
+
+    ``measured`` is the trusted side's (``autograder.grading.pace``; ``measure_here`` in one process): without it
+    there is nothing to judge speed on, which is the grader's fault, never a pass."""
+    if measured is None:
+        raise RuntimeError("the MNIST gate was judged without the grader's own measurement of its speed")
+    if measured.get("too_slow_at") is not None:  # stopped from outside before it finished: nothing else to judge
+        _judge_speed(inputs, measured, records[0] if records else {})
     (record,) = records
     got(record, "model", "MLP(784, 256, 10)", AFTER_CHECKS)
     got(record, "parameters", "MLP(784, 256, 10).parameters()", AFTER_CHECKS)
     expected = [list(a.shape) for a in inputs["init"]]
-    if record["shapes"] != expected:
+    if record.get("shapes") != expected:
         fail(
             "MLP(784, 256, 10).parameters()",
             say.GATE_SHAPES_EXPECTED(shapes=expected),
-            say.GATE_SHAPES(shapes=record["shapes"]),
+            say.GATE_SHAPES(shapes=_plain_shapes(record.get("shapes"))),
             AFTER_CHECKS,
         )
-    if "python_loop" in record:
-        _fail_python_loop(record["python_loop"])
     logits = got(record, "logits", say.GATE_FORWARD, AFTER_CHECKS)
     if np.shape(logits) != (inputs["batch"], 10):
         fail(say.GATE_FORWARD, SHAPE(shape=(inputs["batch"], 10)), SHAPE(shape=np.shape(logits)), AFTER_CHECKS)
@@ -113,25 +188,27 @@ def judge_accuracy(inputs: dict[str, Any], records: list[dict[str, Any]]) -> Pas
         fail(
             TRAINING,
             say.GATE_EVERY_GRAD,
-            say.GATE_WITHOUT_GRAD(names=record["missing_grad"]),
+            say.GATE_WITHOUT_GRAD(names=_plain_indices(record["missing_grad"])),
             say.GATE_BACKWARD_CALLS,
         )
     if "diverged_at" in record:
-        fail(TRAINING, say.GATE_FINITE, say.GATE_DIVERGED_AT(steps=record["diverged_at"]), say.GATE_DIVERGED)
-    for key in ("too_slow", "speed"):
-        if key in record and not record[key]["slowdown"] <= inputs["max_slowdown"]:
-            _fail_slowdown(record[key], inputs["max_slowdown"])
-    trained = record["trained"]
+        fail(
+            TRAINING,
+            say.GATE_FINITE,
+            say.GATE_DIVERGED_AT(steps=_plain_indices([record["diverged_at"]])),
+            say.GATE_DIVERGED,
+        )
+    times = _judge_speed(inputs, measured, record)
+    trained = record.get("trained")
     if not (
         isinstance(trained, list)
         and [np.shape(p) for p in trained] == [a.shape for a in inputs["init"]]
         and all(isinstance(p, np.ndarray) and p.dtype.kind == "f" for p in trained)
     ):
         fail(TRAINING, say.GATE_FLOAT_ARRAYS, say.GATE_SOMETHING_ELSE, FORGED)
-    accuracy, seconds = test_accuracy(trained), record["seconds"]
-    numbers = {"accuracy": accuracy, "seconds": seconds}
-    if "speed" in record:
-        numbers["times_reference"] = record["speed"]["slowdown"]
+    _finite_parameters(trained)
+    accuracy, seconds = test_accuracy(trained), float(measured["cpu"])
+    numbers = {"accuracy": accuracy, "seconds": seconds, "times_reference": times}
     if not accuracy >= THRESHOLD:
         message = say.GATE_ACCURACY(
             epochs=len(inputs["learning_rates"]),
@@ -141,7 +218,7 @@ def judge_accuracy(inputs: dict[str, Any], records: list[dict[str, Any]]) -> Pas
         )
         raise CheckFailed(Failure(message, say.GATE_NOT_LEARNING, AFTER_CHECKS, numbers))
     far = gate_reference.distances(trained, _reference_end(inputs))
-    if max(far) > gate_reference.MAX_DISTANCE:
+    if not all(d <= gate_reference.MAX_DISTANCE for d in far):  # NaN fails
         message = EXPECTED_GOT(
             what=TRAINING,
             expected=say.GATE_NEAR_REFERENCE(limit=f"{gate_reference.MAX_DISTANCE:.0%}"),
@@ -149,6 +226,20 @@ def judge_accuracy(inputs: dict[str, Any], records: list[dict[str, Any]]) -> Pas
         )
         raise CheckFailed(Failure(message, FAR, None, numbers))
     passed = dict(accuracy=f"{accuracy:.2%}", seconds=f"{seconds:.1f}", required=f"{THRESHOLD:.0%}")
-    if "speed" in record:
-        return Passed(say.GATE_PASSED_SPEED(**passed, times=f"{record['speed']['slowdown']:.1f}"), numbers)
-    return Passed(say.GATE_PASSED(**passed), numbers)
+    return Passed(say.GATE_PASSED(**passed, times=f"{times:.1f}"), numbers)
+
+
+def _plain_shapes(shapes: Any) -> Any:
+    """The shapes the probe recorded, if they are lists of small integers (anything else is shown as '?')."""
+    try:
+        return [[int(n) for n in shape][:4] for shape in shapes][:8]
+    except (TypeError, ValueError):
+        return "?"
+
+
+def _plain_indices(values: Any) -> str:
+    """Integers the probe recorded, joined for a message (anything else is shown as '?')."""
+    try:
+        return ", ".join(str(int(v)) for v in list(values)[:8])
+    except (TypeError, ValueError):
+        return "?"

@@ -11,7 +11,8 @@ beside student code):
 
 - ``<stem>.json``: a tree of JSON values, where ``{"array": KEY}`` stands for an ndarray and ``{"dict": {...}}`` for
   a dict (its keys are strings); lists, strings, numbers (NaN and Infinity included), booleans and null are
-  themselves. No other object appears.
+  themselves. No other object appears. Every string of the tree, keys too, is read through
+  ``autograder.student_text.student_text`` (one line, capped, no control characters): whatever the worker wrote.
 - ``<stem>.npz``: a zip (stored or deflated) of one ``KEY.npy`` member per array (``numpy.lib.format``, version
   1.0 or 2.0), each referenced exactly once by the tree.
 """
@@ -32,6 +33,8 @@ from typing import Any
 
 import numpy as np
 from numpy.lib import format as npy
+
+from autograder.student_text import student_text
 
 MiB = 1 << 20
 
@@ -116,9 +119,11 @@ def decode_record(json_data: bytes, npz_data: bytes, stem: Path, caps: Caps = CA
                     raise RecordRefused(npz, f"the record names the array {key!r} more than once")
                 used.add(key)
                 return arrays[key]
-            return {k: decode(v) for k, v in value["dict"].items()}
+            return {student_text(k): decode(v) for k, v in value["dict"].items()}
         if isinstance(value, list):
             return [decode(v) for v in value]
+        if isinstance(value, str):  # student code may have written it: short, one line, no escape sequences
+            return student_text(value)
         return value
 
     data = decode(tree)
@@ -325,20 +330,23 @@ class WorkerReport:
     begun: list[str] = field(default_factory=list)
     results: dict[str, tuple[bytes, bytes]] = field(default_factory=dict)
     spoiled: str = ""  # why reading stopped before the end: the stream broke the format
+    progress: int = 0  # the last training step the gate's worker said it reached (its word only: never a verdict)
 
 
-FRAME_PAYLOADS = {"loading": 0, "begin": 0, "result": 2}
+FRAME_PAYLOADS = {"loading": 0, "begin": 0, "progress": 0, "result": 2}
 """A frame is a JSON header line ``{"kind": K, "name": N, "sizes": [...]}`` then that many payloads of those sizes
 (a result's .json and .npz bytes)."""
 HEADER_BYTES = 512
 NAME = re.compile(r"[a-z0-9_]{1,64}")
 
 
-def read_report(stream: Any, started: bytes, caps: Caps = CAPS, total_bytes: int = 256 * MiB) -> WorkerReport:
+def read_report(
+    stream: Any, started: bytes, caps: Caps = CAPS, total_bytes: int = 256 * MiB, report: WorkerReport | None = None
+) -> WorkerReport:
     """Read a worker's report from ``stream`` (a binary pipe) until it ends, or until it breaks the format or the caps
     (``spoiled``); never more than ``total_bytes`` in all. A frame cut short by the worker's end is not an error: the
-    check it belonged to was running."""
-    report = WorkerReport()
+    check it belonged to was running. ``report``, if given, is filled as frames arrive (a watcher reads it live)."""
+    report = WorkerReport() if report is None else report
     report.started = stream.readline(len(started) + 1) == started + b"\n"
     if not report.started:
         return report
@@ -368,6 +376,8 @@ def read_report(stream: Any, started: bytes, caps: Caps = CAPS, total_bytes: int
             report.loading = name
         elif kind == "begin":
             report.begun.append(name)
+        elif kind == "progress":
+            report.progress = int(name) if name.isdigit() else report.progress
         elif name in report.results:
             report.spoiled = f"a second result for {name}"
             return report

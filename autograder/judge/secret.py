@@ -4,12 +4,14 @@
 (``KitGrading.secret_file``; default ``~/.local/share/dl-notes-kit/secrets/<course id>``):
 created with a random secret at the first grading, readable by the instructor
 only, outside the course folder. The same secret regrades a submission with
-exactly the same inputs.
+exactly the same inputs. Each student's inputs are drawn from the secret and the student's id (``rng_for``), so
+what one student learns of them (an exception's message can carry them out) is no other student's.
 """
 
 from __future__ import annotations
 
 import hashlib
+import json
 import os
 import secrets
 from pathlib import Path
@@ -57,7 +59,10 @@ def current() -> str:
     return chosen
 
 
-def rng_for(check: str) -> np.random.Generator:
-    """A generator seeded by the secret and the check's name (stable across runs)."""
-    digest = hashlib.sha256(f"{current()}:{check}".encode()).digest()
+def rng_for(check: str, student: str = "") -> np.random.Generator:
+    """A generator seeded by the secret, the check's name and the student's id (stable across runs).
+
+    No student (``""``) seeds as the kit always did, with the secret and the check alone (the course's inputs)."""
+    key = f"{current()}:{check}" if not student else json.dumps([current(), check, student])
+    digest = hashlib.sha256(key.encode()).digest()
     return np.random.default_rng(int.from_bytes(digest[:16], "little"))

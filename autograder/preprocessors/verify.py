@@ -8,6 +8,7 @@ process (``autograder.grading.prepare``), has every hidden check probed in sandb
 
 from __future__ import annotations
 
+import dataclasses
 from typing import Any
 
 import nbformat
@@ -48,7 +49,10 @@ class VerifyOutsideKernel(NbGraderPreprocessor):
     @recording_faults
     def preprocess(self, nb: NotebookNode, resources: dict[str, Any]) -> tuple[NotebookNode, dict[str, Any]]:
         info = resources["nbgrader"]
-        grading = prepare_grading(self.config, info["assignment"], self.log)
+        # the hidden inputs are the student's own (``inputs.inputs_for``); the control runs on the same ones
+        grading = dataclasses.replace(
+            prepare_grading(self.config, info["assignment"], self.log), student=str(info["student"])
+        )
         self.log.info("Verifying %s outside the kernel", info["student"])
         try:
             verdicts = verify(

@@ -24,6 +24,12 @@ CPU time, not wall time: a busy machine slows a check's clock, not its CPU time,
 _HERE = str(Path(__file__).resolve().parent)
 
 
+def progress(step: int) -> None:
+    """Tell the grader how far a long probe (the gate's training) has come; the worker (``run.main``) replaces this
+    with a function that sends it on its report. Only a hint for the grader's watch and its terminal: student code
+    can call or replace it, so no verdict rests on it."""
+
+
 class CheckTimeout(AssertionError):
     """The student's code ran past a time limit; ``failure`` (an ``nn_messages.Failure``) says which, as data, for the
     record (``failure.to_data()``); ``str()`` is its English rendering."""

@@ -28,6 +28,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+from . import core
 from .core import CheckTimeout, encode, load, raised, time_limit, wall_limit
 from .messages import LOADING_CELL
 
@@ -114,6 +115,7 @@ def main(checks: list[str]) -> None:
     program = Path(__file__).resolve().parents[1]
     channel = Channel()
     channel.line(STARTED)
+    core.progress = lambda step: channel.send("progress", str(int(step)))
     _silence()
     manifest = json.loads((program / "manifest.json").read_text())
     cells = json.loads((program / "answer.json").read_text())

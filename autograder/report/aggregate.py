@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING
 from autograder import registry
 from autograder.report.catalogue import Catalogue
 from autograder.report.collect import CheckInfo, ClassData, Student
+from autograder.student_text import student_lines, student_text
 from autograder.verdict import Verdict
 
 if TYPE_CHECKING:
@@ -235,13 +236,15 @@ class _Tally:
 
     def cause(self, check: str, cause: Text) -> Group:
         key = (check, cause.id)
-        group = self.causes.get(key) or Group(check, "cause", cause.id, text=self.catalogue.render(cause))
+        group = self.causes.get(key) or Group(
+            check, "cause", cause.id, text=student_lines(self.catalogue.render(cause))
+        )
         self.causes[key] = group
         return group
 
     def unwritten(self, check: str, message: Text) -> Group:
         group = self.not_written.setdefault((check, NOT_WRITTEN), Group(check, "not_written", NOT_WRITTEN))
-        self.methods.setdefault(check, set()).add(str(message.fields.get("method", "")))
+        self.methods.setdefault(check, set()).add(student_text(message.fields.get("method", "")))
         return group
 
     def residue(self, verdict: Verdict, message: Text | None) -> Group:
@@ -250,7 +253,12 @@ class _Tally:
         got, got_text = _got(verdict, self.catalogue)
         key = (verdict.check, f"{message_id}|{got}")
         group = self.unexplained.get(key) or Group(
-            verdict.check, "unexplained", message_id, got, self.catalogue.render(message), got_text
+            verdict.check,
+            "unexplained",
+            message_id,
+            got,
+            student_lines(self.catalogue.render(message)),
+            student_lines(got_text),
         )
         self.unexplained[key] = group
         return group

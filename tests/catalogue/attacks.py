@@ -535,3 +535,22 @@ FAULTS: tuple[Submission, ...] = (
 CORRECT: tuple[Submission, ...] = tuple(
     Submission(f"correct_{i}", "the reference solution, among the faulty ones", _edit(), ()) for i in (1, 2, 3)
 )
+from catalogue.attacks_text import TEXT_ATTACKS  # noqa: E402
+
+CHEATS = (*CHEATS, *TEXT_ATTACKS)
+from catalogue.attacks_feedback import FEEDBACK_ATTACKS  # noqa: E402
+
+CHEATS = (*CHEATS, *FEEDBACK_ATTACKS)
+from catalogue.attacks_gate import GATE_ATTACKS  # noqa: E402
+
+CHEATS = (*CHEATS, *GATE_ATTACKS)
+
+from catalogue.attacks_helpers import HELPER_ATTACKS  # noqa: E402
+
+CHEATS = (*CHEATS, *HELPER_ATTACKS)
+from catalogue.attacks_resources import RESOURCE_ATTACKS  # noqa: E402
+
+CHEATS = (*CHEATS, *RESOURCE_ATTACKS)
+from catalogue.attacks_kernel import KERNEL_ATTACKS  # noqa: E402
+
+CHEATS = (*CHEATS, *KERNEL_ATTACKS)
