@@ -17,6 +17,7 @@ import binascii
 import hashlib
 import re
 from collections.abc import Mapping
+from html.parser import HTMLParser
 from typing import Any
 
 import nh3
@@ -176,3 +177,70 @@ def with_policy(page: str, inline_style: bool = False) -> str:
     if found is None:
         raise ValueError("a page without <head>")
     return f"{page[: found.end()]}\n{meta}{page[found.end() :]}"
+
+
+TAG_START = re.compile(r"<(?=[A-Za-z/!?])")
+"""Where raw HTML (or an autolink) can start in markdown: every renderer needs one of these (CommonMark does)."""
+MARKDOWN_TAGS = frozenset(TAGS | {"input"})
+"""What nbconvert's markdown renderer writes (a task list's disabled checkbox besides the cleaned page's elements)."""
+MARKDOWN_ATTRIBUTES = frozenset(
+    "id class href title src alt start type disabled checked style width height align colspan rowspan".split()
+)
+ALIGNED = re.compile(r"text-align:\s*(left|right|center)\s*;?")
+FENCE = re.compile(r"`+")
+
+
+class _Rendered(HTMLParser):
+    """Whether HTML that nbconvert's markdown renderer wrote (no raw HTML in its markdown) runs and loads nothing."""
+
+    def __init__(self) -> None:
+        super().__init__(convert_charrefs=True)
+        self.inert = True
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        self.inert = self.inert and tag in MARKDOWN_TAGS and all(self._inert(tag, n, v or "") for n, v in attrs)
+
+    def _inert(self, tag: str, name: str, value: str) -> bool:
+        if name not in MARKDOWN_ATTRIBUTES:
+            return False
+        if name == "href":
+            return tag == "a" and LINK_URL.match(value.strip()) is not None
+        if name == "src":
+            value = value.strip()
+            return tag == "img" and (IMAGE_URL.match(value) is not None or value.lower().startswith("attachment:"))
+        if name == "style":
+            return ALIGNED.fullmatch(value.strip()) is not None
+        return True
+
+
+def _renders_inertly(markdown: str) -> bool:
+    from nbconvert.filters.markdown_mistune import markdown2html_mistune  # formgrader's renderer (and the feedback's)
+
+    parser = _Rendered()
+    parser.feed(markdown2html_mistune(markdown))
+    parser.close()
+    return parser.inert
+
+
+def inert_markdown(source: str | list[str]) -> str:
+    """A student's markdown as any renderer may show it: unchanged if it holds no HTML and no link or image that could
+    run or load anything; its HTML tags shown as text (``&lt;``) if that is enough; else its whole text as a code block.
+
+    Escaping every ``<`` that could open a tag leaves a renderer no raw HTML to pass on; links and images of markdown's
+    own syntax (``[x](javascript:...)``, ``![](http://...)``: nbconvert keeps both) are judged on the HTML that
+    nbconvert's renderer, formgrader's, makes of them."""
+    text = "".join(source) if isinstance(source, list) else source
+    shown = TAG_START.sub("&lt;", text)
+    if _renders_inertly(shown):
+        return shown
+    fence = "`" * max(3, 1 + max((len(run) for run in FENCE.findall(text)), default=0))
+    return f"{fence}\n{text}\n{fence}"
+
+
+def stored_output(output: Mapping[str, Any]) -> NotebookNode | None:
+    """``inert_output`` for a notebook kept on disk (the autograded one, which formgrader renders): its markdown made
+    inert too (``inert_markdown``; the feedback cleans it once rendered instead)."""
+    shown = inert_output(output)
+    if shown is not None and "text/markdown" in shown.get("data", {}):
+        shown.data["text/markdown"] = inert_markdown(shown.data["text/markdown"])
+    return shown
