@@ -77,7 +77,18 @@ class KitGrading(LoggingConfigurable):
         "cells; the hidden checks run in workers).",
     ).tag(config=True)
     kernel_memory_mib = Integer(6144, help="Memory (address space, MiB) of the grading kernel.").tag(config=True)
-    kernel_processes = Integer(256, help="Processes the grading kernel's sandbox may hold at once.").tag(config=True)
+    kernel_processes = Integer(
+        64,
+        help="Processes (threads count too) the grading kernel's sandbox may hold at once; the reference "
+        "solution's kernel holds 13 (measured).",
+    ).tag(config=True)
+    kernel_sandbox_memory_mib = Integer(
+        2048,
+        help="Memory (MiB) the grading kernel's sandbox may hold, all its processes together (their proportional "
+        "set size) plus the files in its tmpfs folders, watched from outside: past it the kernel is stopped, the "
+        "cell that was running says so and the cells after it are not run. The reference solution's notebook "
+        "peaks near 60 MiB (measured); kernel_memory_mib bounds each process alone.",
+    ).tag(config=True)
     kernel_file_mib = Integer(256, help="Largest file (MiB) the grading kernel may write.").tag(config=True)
     kernel_disk_mib = Integer(
         512,
@@ -321,6 +332,7 @@ def apply(c: Config) -> None:
         "autograder.preprocessors.sanitize.LimitOutputSize",  # after the verdicts: their text is cut like any output
         "nbgrader.preprocessors.SaveAutoGrades",
         "nbgrader.preprocessors.AssignLatePenalties",
+        "autograder.preprocessors.inert.MakeInert",  # after the grades: formgrader shows this notebook, unsanitized
         "nbgrader.preprocessors.CheckCellMetadata",
     ]
     # Feedback HTML that reads well offline: formulas as MathML (no MathJax from a CDN), failed checks first, in

@@ -53,7 +53,7 @@ def test_the_limits_a_course_sets_reach_the_kernel_and_the_workers(tmp_path: Pat
     assert kit.worker_limits() == Limits(cpu_seconds=1200, memory_bytes=4096 * MiB, processes=7, file_bytes=64 * MiB)
     manager = SandboxKernelManager(config=config)
     try:
-        assert manager._limits == Limits(cpu_seconds=1800, memory_bytes=1000 * MiB, processes=256, file_bytes=256 * MiB)
+        assert manager._limits == Limits(cpu_seconds=1800, memory_bytes=1000 * MiB, processes=64, file_bytes=256 * MiB)
     finally:
         shutil.rmtree(manager._home)
 

@@ -8,10 +8,11 @@ cell past its time is interrupted and the next cell runs; once the budget is spe
 run. Whose fault a failure is depends on where it happened: until the first code cell is sent to the kernel, nothing
 of the student's has run (the kernel starts from a trusted place: ``autograder.grading.kernel``), so a kernel that
 cannot start is the grader's fault (``GraderFault``): the submission is not graded. From then on, a kernel that dies
-or stops answering costs the cell it was running (an error output naming what happened) and the cells it did not
-run, and grading goes on; a message from the kernel that nbclient could not take is dropped and named in the output
-of the cell that was running; any other error while a cell runs is that cell's, and the next cell runs. Only the
-grader's own faults (``GraderFault``, the sandbox, the machine's memory or files) stop the notebook ungraded.
+or stops answering costs the cell it was running (an error output naming what happened: the memory bound, when the
+watch of its sandbox killed it, ``SandboxKernelManager.stopped_because``) and the cells it did not run, and grading
+goes on; a message from the kernel that nbclient could not take is dropped and named in the output of the cell that
+was running; any other error while a cell runs is that cell's, and the next cell runs. Only the grader's own faults
+(``GraderFault``, the sandbox, the machine's memory or files) stop the notebook ungraded.
 """
 
 from __future__ import annotations
@@ -52,10 +53,12 @@ class SandboxedExecute(Execute):
         self._budget = TimeBudget(kit.kernel_total_seconds)
         self._running = -1
         self._unhandled: list[str] = []  # messages nbclient failed on, in the cell running
+        self._kernel: Any = None  # the notebook's kernel manager: nbclient forgets it when it cleans the kernel up
 
     @recording_faults
     def preprocess(self, nb: NotebookNode, resources: Any = None, km: Any = None) -> tuple[NotebookNode, Any]:
         self._running = -1
+        self._kernel = km
         self._output.start_notebook()
         self._budget.start_notebook()
         try:
@@ -63,7 +66,9 @@ class SandboxedExecute(Execute):
         except GRADERS:
             raise
         except Exception as error:
-            reason = f"{type(error).__name__}: {str(error).splitlines()[0] if str(error) else 'no reply'}"
+            reason = getattr(self._kernel, "stopped_because", "") or (
+                f"{type(error).__name__}: {str(error).splitlines()[0] if str(error) else 'no reply'}"
+            )
             if self._running < 0:  # no code cell was sent to the kernel: nothing of the student's ran
                 raise GraderFault(f"the grading kernel could not start ({reason})") from error
             stopped = cell_name(nb.cells[self._running], self._running)
@@ -77,6 +82,10 @@ class SandboxedExecute(Execute):
                     cell.outputs = [*cell.get("outputs", []), error_output("KernelDied", said)]
             self.log.warning("The kernel stopped at cell %d (%s); grading goes on", self._running, reason)
             return nb, resources
+
+    def create_kernel_manager(self) -> Any:
+        self._kernel = super().create_kernel_manager()
+        return self._kernel
 
     def preprocess_cell(self, cell: NotebookNode, resources: Any, index: int) -> Any:
         self._output.start_cell()

@@ -31,6 +31,16 @@ SHADOWING = (
 )
 """Files that ran in the kernel before its first cell (or instead of it), each ending the kernel's process: if any
 ran, the kernel could not start and the submission would be left ungraded."""
+FORKED_MEMORY = (
+    "import os, time\n"
+    "for _ in range(4):\n"
+    "    if os.fork() == 0:\n"
+    "        _block = b'x' * (768 << 20)\n"
+    "        time.sleep(600)\n"
+    "        os._exit(0)\n"
+    "time.sleep(600)"
+)
+"""A loop and calls, which the workers do not run: only the kernel holds the memory."""
 SEND = (
     "get_ipython().kernel.session.send(get_ipython().kernel.iopub_socket, {kind!r}, {content!r}, "
     "parent=get_ipython().kernel.get_parent())"
@@ -85,5 +95,14 @@ KERNEL_ATTACKS: tuple[Submission, ...] = (
         _linear_cell_starts_with("[__import__('IPython').display.display({}, raw=True) for _ in range(16_000)]"),
         (),
         shows="output cut after",
+    ),
+    Submission(
+        "fault_kernel_forked_memory",
+        "an answer cell forks four children that each write 768 MiB and sleep: 3 GiB in all, each process under "
+        "its own limit",
+        _linear_cell_starts_with(FORKED_MEMORY),
+        (),
+        shows="the kernel stopped while this cell ran (it held more than 2048 MiB of memory, all its processes and "
+        "files together)",
     ),
 )
