@@ -138,9 +138,27 @@ GATE_CPU_GOT = message(
 GATE_CPU_GOT_STOPPED = message(
     "gate.cpu_got_stopped",
     en="{times} times: your MLP's training had used {student} s of CPU time when it said it was at step {step} of "
-    "{steps} (the grader's training of those steps: {reference} s), and it was stopped there",
+    "{steps} (the grader's training of those steps, start-up included: {reference} s), and it was stopped there",
     zh="{times} 倍：你的多层感知机训练自称进行到第 {step} 步（共 {steps} 步）时已用了 {student} 秒 CPU 时间"
-    "（评分程序训练这些步用 {reference} 秒），训练在此被停止",
+    "（评分程序训练这些步、连同启动，用 {reference} 秒），训练在此被停止",
+)
+GATE_CPU_GOT_RATE = message(
+    "gate.cpu_got_rate",
+    en="{times} times: from step {first} to step {step} (of {steps}) your MLP's training used {student} s of CPU "
+    "time, the grader's training of those steps {reference} s, and it was stopped there",
+    zh="{times} 倍：从第 {first} 步到第 {step} 步（共 {steps} 步），你的多层感知机训练用了 {student} 秒 CPU 时间，"
+    "评分程序训练这些步用 {reference} 秒，训练在此被停止",
+)
+GATE_CPU_GOT_STOPPED_BARE = message(
+    "gate.cpu_got_stopped_bare",
+    en="more than {limit} times, and it was stopped before the end",
+    zh="超过 {limit} 倍，训练在结束前被停止",
+)
+GATE_SLOW_BEFORE_TRAINING = text(
+    "gate.slow_before_training",
+    en="the time went before the first training step: in the top-level code of your answer cells, your classes' "
+    "__init__, or your first forward and backward",
+    zh="时间花在了第一个训练步之前：在答案单元格的顶层代码、类的 __init__，或第一次前向传播和反向传播中",
 )
 GATE_SLOW = text(
     "gate.slow",

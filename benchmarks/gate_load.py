@@ -84,7 +84,7 @@ def one_gate(name: str) -> dict[str, Any]:
         "verdict": str(verdict.failure or verdict.note).splitlines()[0],
         "wall": wall,
         "cpu": measured.get("cpu", float("nan")),
-        "slowdown": times if measured.get("too_slow_at") is None else measured.get("too_slow_times"),
+        "slowdown": times if measured.get("too_slow_at") is None else (measured.get("too_slow") or {}).get("times"),
         "lines": "stopped early" if measured.get("too_slow_at") is not None else "",
     }
 

@@ -38,7 +38,7 @@ def _watch(progress: int, limit: float, steps: int, cpu: float) -> tuple[SpeedWa
         burner.kill()
 
     pace = Pace(hidden=256, batch=32, chunk=50, every=0.5)
-    watch = SpeedWatch(burner.pid, pace, limit, steps, said, stop)
+    watch = SpeedWatch(burner.pid, pace, limit, steps, said, stop, floor=0.0)
     deadline = time.monotonic() + 120
     while burner.poll() is None and watch.cpu < cpu and time.monotonic() < deadline:
         time.sleep(0.1)
@@ -52,6 +52,23 @@ def test_a_worker_that_says_nothing_is_stopped_once_it_used_the_graders_start_up
     assert stopped and measured["too_slow_at"] == 0
     allowed = 3.0 * (measured["pace_setup"] + watch.every_steps * measured["pace_step"])
     assert measured["cpu"] > allowed, measured
+    seen = measured["too_slow"]  # what the watch compared, for the message: the same figures
+    assert seen["from"] == 0 and seen["times"] > 3.0
+    assert seen["times"] == pytest.approx(seen["student"] / seen["reference"])
+
+
+def test_the_watch_never_stops_a_worker_on_its_start_up_before_the_floor() -> None:
+    burner = subprocess.Popen([sys.executable, "-c", BURN])
+    stopped: list[bool] = []
+    with Pace(hidden=256, batch=32, chunk=50, every=0.5) as pace:
+        watch = SpeedWatch(burner.pid, pace, 1.0, 5625, SimpleNamespace(progress=0), lambda: stopped.append(True))
+        deadline = time.monotonic() + 120
+        while watch.cpu < 2.0 and not stopped and time.monotonic() < deadline:
+            time.sleep(0.05)
+        burner.kill()
+        burner.wait()
+        measured = watch.finish()
+    assert not stopped and measured["cpu"] >= 2.0, measured  # 2 s of start-up: over 1 x the grader's, under the floor
 
 
 def test_a_forged_progress_only_delays_the_stop_to_the_whole_runs_allowance() -> None:
@@ -72,7 +89,7 @@ def test_a_worker_whose_cpu_per_step_is_over_the_limit_is_stopped_before_the_who
     said = SimpleNamespace(progress=1)
     stopped: list[bool] = []
     with Pace(hidden=256, batch=32, chunk=50, every=0.5) as pace:
-        watch = SpeedWatch(burner.pid, pace, 20.0, 10**9, said, lambda: stopped.append(True))
+        watch = SpeedWatch(burner.pid, pace, 20.0, 10**9, said, lambda: stopped.append(True), floor=0.0)
         deadline = time.monotonic() + 120
         while watch._first is None and time.monotonic() < deadline:  # its first reading, at step 1
             time.sleep(0.02)
@@ -83,5 +100,7 @@ def test_a_worker_whose_cpu_per_step_is_over_the_limit_is_stopped_before_the_who
         burner.wait()
         measured = watch.finish()
     whole_run = 20.0 * (measured["pace_setup"] + (1 + RATE_STEPS + watch.every_steps) * measured["pace_step"])
-    assert stopped and measured["too_slow_times"] > 20.0, measured
+    seen = measured["too_slow"]
+    assert stopped and seen["times"] > 20.0 and seen["from"] == 1, measured
+    assert seen["times"] == pytest.approx(seen["student"] / seen["reference"])
     assert measured["cpu"] < whole_run, (measured, whole_run)  # the rate, not the allowance of the steps said

@@ -383,10 +383,26 @@ def test_the_gate_fails_what_no_measurement_or_a_nan_backs(monkeypatch: pytest.M
 def test_a_worker_stopped_from_outside_as_too_slow_fails_on_speed_whatever_it_recorded(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    failed = _gate_verdict(monkeypatch, 1980, measured={**MEASURED, "cpu": 300.0, "too_slow_at": 1000})
+    seen = {"times": 52.0, "student": 26.0, "reference": 0.5, "from": 0}
+    failed = _gate_verdict(monkeypatch, 1980, measured={**MEASURED, "cpu": 30.0, "too_slow_at": 1000, "too_slow": seen})
     assert failed.startswith("FAILED: MNIST training speed: expected the training to use at most 45 times"), failed
-    assert "said it was at step 1000 of 5625" in failed and "it was stopped there" in failed, failed
-    assert "45.0 times" in failed, failed  # no figure of the watch: the limit itself
+    assert "got 52.0 times: your MLP's training had used 26.0 s of CPU time when it said it was at step 1000" in failed
+    assert "(the grader's training of those steps, start-up included: 0.5 s), and it was stopped there" in failed
+
+
+def test_a_worker_stopped_on_its_cpu_per_step_shows_the_steps_compared(monkeypatch: pytest.MonkeyPatch) -> None:
+    seen = {"times": 60.0, "student": 7.5, "reference": 0.125, "from": 25}
+    failed = _gate_verdict(monkeypatch, 1980, measured={**MEASURED, "cpu": 9.0, "too_slow_at": 275, "too_slow": seen})
+    assert "got 60.0 times: from step 25 to step 275 (of 5625) your MLP's training used 7.5 s of CPU time" in failed
+    assert "the grader's training of those steps 0.1 s, and it was stopped there" in failed, failed
+
+
+def test_a_worker_stopped_before_its_first_step_is_told_where_the_time_went(monkeypatch: pytest.MonkeyPatch) -> None:
+    seen = {"times": 50.0, "student": 20.0, "reference": 0.4, "from": 0}
+    failed = _gate_verdict(monkeypatch, 1980, measured={**MEASURED, "cpu": 20.0, "too_slow_at": 0, "too_slow": seen})
+    assert "Likely cause: the time went before the first training step" in failed, failed
+    bare = _gate_verdict(monkeypatch, 1980, measured={**MEASURED, "too_slow_at": 10})  # no figures: still a failure
+    assert "got more than 45 times, and it was stopped before the end" in bare, bare
 
 
 @pytest.mark.parametrize("where", [0, 1, 2, 3])

@@ -178,6 +178,9 @@ class Pace:
 
 RATE_STEPS = 250
 """Steps the worker must say it has done since the watch's first reading before its rate is compared."""
+EARLY_FLOOR = 20.0
+"""CPU seconds a worker may always use before the watch stops it on the start-up and steps it says it did (the
+start-up includes the student's own definitions; the judge's rule on the whole run still holds)."""
 
 
 @dataclass
@@ -186,9 +189,10 @@ class SpeedWatch:
 
     ``limit`` is the gate's ``max_slowdown``; ``steps`` the recipe's number of steps. ``stop`` is called once, from the
     watch's thread, when the worker is too slow by either of two readings: it has used more than ``limit`` times the
-    grader's training (start-up included) of the steps it says it has done, plus one progress interval; or, over
-    ``RATE_STEPS`` or more steps it says it did, its CPU per step was more than ``limit`` times the grader's. What the
-    worker says can be forged only to delay the stop; the judge's rule on the whole run does not rest on it."""
+    grader's training (start-up included) of the steps it says it has done, plus one progress interval, and at least
+    ``floor`` seconds; or, over ``RATE_STEPS`` or more steps it says it did, its CPU per step was more than
+    ``limit`` times the grader's. What the worker says can be forged only to delay the stop; the judge's rule on the
+    whole run does not rest on it."""
 
     pid: int
     pace: Pace
@@ -197,9 +201,10 @@ class SpeedWatch:
     progress: Any  # the live WorkerReport: its ``progress`` is the worker's word
     stop: Any
     every_steps: int = 25
+    floor: float = EARLY_FLOOR
     cpu: float = 0.0
     too_slow_at: int | None = None  # the step the worker said it had reached when it was stopped as too slow
-    too_slow_times: float | None = None  # how many times the grader's CPU per step it was then
+    too_slow: dict[str, float] | None = None  # what the watch compared then: times, student and grader CPU, from step
 
     def __post_init__(self) -> None:
         self._done = threading.Event()
@@ -222,12 +227,16 @@ class SpeedWatch:
             said = max(0, min(int(self.progress.progress), self.steps))
             if self._first is None and said > 0:
                 self._first = (said, used)
-            times = used / reading.cpu_for(min(said + self.every_steps, self.steps))
+            ahead = min(said + self.every_steps, self.steps)  # a progress frame lags the CPU by up to one interval
+            seen = {"times": used / reading.cpu_for(ahead), "student": used, "reference": reading.cpu_for(ahead)}
+            seen["from"] = 0
             if self._first is not None and said - self._first[0] >= RATE_STEPS:
-                rate = (used - self._first[1]) / ((said - self._first[0]) * reading.step)
-                times = max(times, rate)
-            if times > self.limit:
-                self.too_slow_at, self.too_slow_times = said, times
+                steps, spent = said - self._first[0], used - self._first[1]
+                rate = spent / (steps * reading.step)
+                if rate > seen["times"]:
+                    seen = {"times": rate, "student": spent, "reference": steps * reading.step, "from": self._first[0]}
+            if seen["times"] > self.limit and (seen["from"] or used >= self.floor):
+                self.too_slow_at, self.too_slow = said, seen
                 self.stop()
 
     def finish(self) -> dict[str, Any]:
@@ -242,5 +251,5 @@ class SpeedWatch:
             "pace_step": reading.step,
             "pace_chunks": reading.chunks,
             "too_slow_at": self.too_slow_at,
-            "too_slow_times": self.too_slow_times,
+            "too_slow": self.too_slow,
         }

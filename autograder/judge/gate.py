@@ -106,24 +106,29 @@ def _judge_speed(inputs: dict[str, Any], measured: dict[str, Any], record: dict[
     times, reference, steps = speed_of(measured)
     if measured.get("too_slow_at") is None and times <= limit:
         return times
-    fields = dict(student=f"{float(measured['cpu']):.1f}", reference=f"{reference:.1f}", steps=int(measured["steps"]))
-    got_text = (
-        say.GATE_CPU_GOT(times=f"{times:.1f}", **fields)
-        if measured.get("too_slow_at") is None
-        else say.GATE_CPU_GOT_STOPPED(times=f"{_stopped_times(measured, limit):.1f}", step=steps, **fields)
-    )
-    message = EXPECTED_GOT(what=SPEED, expected=say.GATE_CPU_EXPECTED(limit=f"{limit:g}"), got=got_text)
     numbers = {"times_reference": times} if math.isfinite(times) else {}
-    raise CheckFailed(Failure(message, _loop_cause(record), None, numbers))
+    if measured.get("too_slow_at") is None:
+        fields = dict(student=f"{float(measured['cpu']):.1f}", reference=f"{reference:.1f}", steps=steps)
+        got_text = say.GATE_CPU_GOT(times=f"{times:.1f}", **fields)
+    else:
+        got_text, numbers = _stopped(measured, limit)
+    message = EXPECTED_GOT(what=SPEED, expected=say.GATE_CPU_EXPECTED(limit=f"{limit:g}"), got=got_text)
+    cause = say.GATE_SLOW_BEFORE_TRAINING if measured.get("too_slow_at") == 0 else _loop_cause(record)
+    raise CheckFailed(Failure(message, cause, None, numbers))
 
 
-def _stopped_times(measured: dict[str, Any], limit: float) -> float:
-    """How many times the grader's CPU the watch found when it stopped the worker (over ``limit``, else the limit)."""
+def _stopped(measured: dict[str, Any], limit: float) -> tuple[Any, dict[str, float]]:
+    """What the watch compared when it stopped the worker as too slow, for the message, and the verdict's numbers."""
+    seen = measured.get("too_slow") or {}
     try:
-        times = float(measured["too_slow_times"])
+        times, student, reference = (float(seen[k]) for k in ("times", "student", "reference"))
+        first, step, steps = int(seen["from"]), int(measured["too_slow_at"]), int(measured["steps"])
     except (TypeError, KeyError, ValueError):
-        return limit
-    return times if math.isfinite(times) and times > limit else limit
+        return say.GATE_CPU_GOT_STOPPED_BARE(limit=f"{limit:g}"), {}
+    fields = dict(times=f"{times:.1f}", student=f"{student:.1f}", reference=f"{reference:.1f}", step=step, steps=steps)
+    if first:
+        return say.GATE_CPU_GOT_RATE(first=first, **fields), {"times_reference": times}
+    return say.GATE_CPU_GOT_STOPPED(**fields), {"times_reference": times}
 
 
 def measure_here(inputs: dict[str, Any], cpu: float, chunk: int = 200) -> dict[str, Any]:
