@@ -178,9 +178,11 @@ class Pace:
 
 RATE_STEPS = 250
 """Steps the worker must say it has done since the watch's first reading before its rate is compared."""
-EARLY_FLOOR = 20.0
+EARLY_FLOOR = 30.0
 """CPU seconds a worker may always use before the watch stops it on the start-up and steps it says it did (the
-start-up includes the student's own definitions; the judge's rule on the whole run still holds)."""
+start-up includes the student's own definitions; the judge's rule on the whole run still holds). Above what a worker
+that mostly waits uses before the idle rule stops it (``worker_idle_seconds``, 120 s, at a quarter of a core at
+most: under 30 s), so that one is told it waited, not that it was slow."""
 
 
 @dataclass
