@@ -181,8 +181,8 @@ RATE_STEPS = 250
 EARLY_FLOOR = 30.0
 """CPU seconds a worker may always use before the watch stops it on the start-up and steps it says it did (the
 start-up includes the student's own definitions; the judge's rule on the whole run still holds). Above what a worker
-that mostly waits uses before the idle rule stops it (``worker_idle_seconds``, 120 s, at a quarter of a core at
-most: under 30 s), so that one is told it waited, not that it was slow."""
+that computes a fifth of the time (the catalogue's trickling attack) uses before the idle rule stops it at
+``worker_idle_seconds`` (120 s: 24 CPU s), so that it is told it mostly waited."""
 
 
 @dataclass
