@@ -18,6 +18,7 @@ A worker (``autograder/probe/run.py``) runs beside the student's code, so everyt
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import shutil
@@ -192,7 +193,9 @@ def run_worker(
     log = box.workdir.parent / "worker.stderr"
     reports: list[WorkerReport] = []
     live = WorkerReport()
-    with log.open("wb") as err:
+    # The gate's pace first: one that cannot start is the grader's fault, and no worker is left running then.
+    pace = Pace(gate["hidden"], gate["batch"]) if gate is not None else None
+    with log.open("wb") as err, pace or contextlib.nullcontext():
         process = subprocess.Popen(
             box.wrap([sandbox.PYTHON, "-I", str(program / "worker.py"), *checks]),
             cwd=box.workdir,
@@ -209,13 +212,16 @@ def run_worker(
         reader = threading.Thread(target=read, daemon=True)
         reader.start()
         speed = None
-        if gate is not None:
-            pace = Pace(gate["hidden"], gate["batch"])
+        if pace is not None and gate is not None:
             steps = steps_of(gate, len(gate["orders"][0]))
             speed = SpeedWatch(process.pid, pace, gate["max_slowdown"], steps, live, lambda: _kill(process))
         try:
             stopped = _watch(process, cpu_budget, budget)
             process.wait()
+        except BaseException:
+            _kill(process)
+            process.wait()
+            raise
         finally:
             measured = speed.finish() if speed is not None else None
         reader.join(timeout=10)
