@@ -387,14 +387,14 @@ def test_a_worker_stopped_from_outside_as_too_slow_fails_on_speed_whatever_it_re
     failed = _gate_verdict(monkeypatch, 1980, measured={**MEASURED, "cpu": 30.0, "too_slow_at": 1000, "too_slow": seen})
     assert failed.startswith("FAILED: MNIST training speed: expected the training to use at most 45 times"), failed
     assert "got 52.0 times: your MLP's training had used 26.0 s of CPU time when it said it was at step 1000" in failed
-    assert "(the grader's training of those steps, start-up included: 0.5 s), and it was stopped there" in failed
+    assert "(the grader's training of those steps, start-up included: 0.50 s), and it was stopped there" in failed
 
 
 def test_a_worker_stopped_on_its_cpu_per_step_shows_the_steps_compared(monkeypatch: pytest.MonkeyPatch) -> None:
     seen = {"times": 60.0, "student": 7.5, "reference": 0.125, "from": 25}
     failed = _gate_verdict(monkeypatch, 1980, measured={**MEASURED, "cpu": 9.0, "too_slow_at": 275, "too_slow": seen})
     assert "got 60.0 times: from step 25 to step 275 (of 5625) your MLP's training used 7.5 s of CPU time" in failed
-    assert "the grader's training of those steps 0.1 s, and it was stopped there" in failed, failed
+    assert "the grader's training of those steps 0.12 s, and it was stopped there" in failed, failed
 
 
 def test_a_worker_stopped_before_its_first_step_is_told_where_the_time_went(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -108,13 +108,18 @@ def _judge_speed(inputs: dict[str, Any], measured: dict[str, Any], record: dict[
         return times
     numbers = {"times_reference": times} if math.isfinite(times) else {}
     if measured.get("too_slow_at") is None:
-        fields = dict(student=f"{float(measured['cpu']):.1f}", reference=f"{reference:.1f}", steps=steps)
+        fields = dict(student=_seconds(float(measured["cpu"])), reference=_seconds(reference), steps=steps)
         got_text = say.GATE_CPU_GOT(times=f"{times:.1f}", **fields)
     else:
         got_text, numbers = _stopped(measured, limit)
     message = EXPECTED_GOT(what=SPEED, expected=say.GATE_CPU_EXPECTED(limit=f"{limit:g}"), got=got_text)
     cause = say.GATE_SLOW_BEFORE_TRAINING if measured.get("too_slow_at") == 0 else _loop_cause(record)
     raise CheckFailed(Failure(message, cause, None, numbers))
+
+
+def _seconds(value: float) -> str:
+    """CPU seconds for a message: one decimal, two under a second (0.14 s, not 0.1 s)."""
+    return f"{value:.1f}" if not abs(value) < 1 else f"{value:.2f}"
 
 
 def _stopped(measured: dict[str, Any], limit: float) -> tuple[Any, dict[str, float]]:
@@ -125,7 +130,8 @@ def _stopped(measured: dict[str, Any], limit: float) -> tuple[Any, dict[str, flo
         first, step, steps = int(seen["from"]), int(measured["too_slow_at"]), int(measured["steps"])
     except (TypeError, KeyError, ValueError):
         return say.GATE_CPU_GOT_STOPPED_BARE(limit=f"{limit:g}"), {}
-    fields = dict(times=f"{times:.1f}", student=f"{student:.1f}", reference=f"{reference:.1f}", step=step, steps=steps)
+    fields = dict(times=f"{times:.1f}", student=_seconds(student), reference=_seconds(reference))
+    fields.update(step=step, steps=steps)
     if first:
         return say.GATE_CPU_GOT_RATE(first=first, **fields), {"times_reference": times}
     return say.GATE_CPU_GOT_STOPPED(**fields), {"times_reference": times}
