@@ -37,8 +37,8 @@ def _expected_mistake(mistake: Mistake) -> dict[str, str | None]:
     return grading.catalogue_expected(mistake)
 
 
-def test_the_corpus_has_at_least_eight_styles() -> None:
-    assert len(CORPUS) >= 8
+def test_the_corpus_has_at_least_eighteen_styles() -> None:
+    assert len(CORPUS) >= 18
 
 
 WRONG_CAUSE = {
