@@ -23,7 +23,7 @@ import grading  # noqa: E402
 import nn_public  # noqa: E402
 from autograder.classroom import Edit  # noqa: E402
 from autograder.judge import gate as judge_gate  # noqa: E402
-from autograder.judge.checks import judge  # noqa: E402
+from autograder.judge.checks import judge, run_here  # noqa: E402
 from autograder.probe import gate as probe_gate  # noqa: E402
 from nn_checks import check_array, check_close, check_within  # noqa: E402
 from nn_core import Module, Parameter  # noqa: E402
@@ -351,3 +351,17 @@ def test_a_scalar_nan_is_said_to_be_nan_not_at_an_index() -> None:
     with pytest.raises(CheckFailed) as failed:
         check_close("L", np.asarray(2.0), np.asarray(1.0))
     assert "index ()" not in str(failed.value) and "expected 1 (relative error at most 1e-06)" in str(failed.value)
+
+
+@pytest.mark.slow  # the real MNIST; training stops at its first step
+@pytest.mark.parametrize(
+    ("edits", "words"),
+    [
+        (NO_DB, "fc1.backward, fc2.backward ran but never set fc1.b.grad, fc2.b.grad: Linear.backward must store"),
+        (KEEPDIMS, "got ndarray of shape (1, 256) and dtype float32"),
+    ],
+)
+def test_the_gate_on_mnist_names_what_the_student_left_or_gave(edits: tuple[Edit, ...], words: str) -> None:
+    with grading.secret(SECRETS[0]), pytest.raises(CheckFailed) as failed:
+        run_here("mnist_accuracy", _names(edits)["MLP"])
+    assert words in str(failed.value), failed.value

@@ -350,7 +350,7 @@ MLP_GRAD_UNSET = message(
 FIX_LAYER_FIRST = message(
     "cause.fix_layer_first",
     en="fix `{method}` first (the public check of {layer} fails there); the MLP check runs your own layers",
-    zh="请先修正 `{method}`（{layer} 的公开检查在这里没有通过）；MLP 的检查运行的是你自己的层",
+    zh="请先修正 `{method}`（{layer} 的公开检查在这个方法上没有通过）；MLP 的检查运行的是你自己的层",
 )
 FIX_CLASS_FIRST = message(
     "cause.fix_class_first",
