@@ -294,6 +294,13 @@ def test_a_linear_backward_that_never_sets_b_grad_is_named_by_the_mlp_check() ->
     assert "runs your Linear, whose public check fails" in message and "fix `Linear.backward` first" in message
 
 
+def test_only_layers_are_run_through_the_layers_checks() -> None:
+    """A ReLU that is a plain function is the MLP's own choice: no layer check runs on it, none is blamed."""
+    function_relu = (Edit("mlp", "self.relu = ReLU()", "self.relu = lambda x: x * (x > 0)"),)
+    message = _public(nn_public.check_mlp, _names(function_relu)["MLP"])
+    assert "first" not in message and "public check fails" not in message, message
+
+
 def test_the_public_mlp_check_still_passes_the_solution(capsys: pytest.CaptureFixture) -> None:
     nn_public.check_mlp(_names(())["MLP"])
     assert capsys.readouterr().out == "MLP: public checks passed.\n"  # the layers' checks print nothing of their own

@@ -21,7 +21,7 @@ from nn_messages import CheckFailed, Failure, Text
 
 import nn_diagnosis as diagnose
 from nn_checks import FD_TOLERANCE, check_array, check_dtype, check_gradient, check_shape, check_unchanged
-from nn_core import Parameter
+from nn_core import Module, Parameter
 from nn_i18n import LANGUAGE
 
 Check = Callable[[type], None]
@@ -342,7 +342,7 @@ def _check_layers_first(name: str, model: Any) -> None:
     for attribute, check in (("fc1", check_linear), ("relu", check_relu), ("fc2", check_linear)):
         layer = getattr(model, attribute, None)
         cls = type(layer)
-        if layer is None or cls in checked:
+        if not isinstance(layer, Module) or cls in checked:  # a layer of the kind the layers' checks check
             continue
         checked.add(cls)
         traced, last = _traced(cls)
