@@ -174,8 +174,44 @@ GATE_EVERY_GRAD = text(
 GATE_WITHOUT_GRAD = message("gate.without_grad", en="parameters {names} without one", zh="参数 {names} 没有 .grad")
 GATE_BACKWARD_CALLS = text(
     "gate.backward_calls",
-    en="MLP.backward must call fc2.backward, relu.backward and fc1.backward",
-    zh="MLP.backward 必须调用 fc2.backward、relu.backward 和 fc1.backward",
+    en="each layer's backward must store the gradients of its parameters in their .grad, and MLP.backward must call "
+    "every layer's backward",
+    zh="每一层的 backward 都必须把各参数的梯度存入它们的 .grad，并且 MLP.backward 必须调用每一层的 backward",
+)
+GATE_BACKWARD_NOT_CALLED = message(
+    "gate.backward_not_called",
+    en="MLP.backward never called {methods}, which should have set {names}",
+    zh="MLP.backward 没有调用 {methods}，而 {names} 应由它设置",
+)
+GATE_GRAD_NOT_SET = message(
+    "gate.grad_not_set",
+    en="{methods} ran but never set {names}: {method} must store the gradient of each of its parameters in its .grad "
+    "(`self.b.grad = ...`)",
+    zh="{methods} 运行了，但没有设置 {names}：{method} 必须把每个参数的梯度存入它的 .grad（`self.b.grad = ...`）",
+)
+GATE_GRAD_FOR_UPDATE = message(
+    "gate.grad_for_update",
+    en="{name}.grad to be an array of the shape of {name}, {shape}, for the grader's update `p -= lr * p.grad`",
+    zh="{name}.grad 是与 {name} 形状相同的数组 {shape}，以便评分程序执行更新 `p -= lr * p.grad`",
+)
+GATE_A_KIND = message("gate.a_kind", en="a {kind}", zh="一个 {kind}")
+GATE_GRAD_BREAKS_UPDATE = message(
+    "gate.grad_breaks_update",
+    en="{method} stores in {name}.grad something the grader's SGD update cannot apply to {name}: a gradient must be "
+    "a float array of its parameter's shape",
+    zh="{method} 存入 {name}.grad 的值无法被评分程序的 SGD 更新用于 {name}：梯度必须是与参数形状相同的浮点数组",
+)
+GATE_FORWARD_AT_STEP = message(
+    "gate.forward_at_step",
+    en="MLP(784, 256, 10).forward at training step {step}",
+    zh="MLP(784, 256, 10).forward（第 {step} 个训练步）",
+)
+GATE_FLOAT_LOGITS = message("gate.float_logits", en="float logits of shape {shape}", zh="形状为 {shape} 的浮点 logits")
+GATE_LOGITS_BREAK_LOSS = text(
+    "gate.logits_break_loss",
+    en="the grader's loss gradient cannot use what forward returned at this step: it must return float logits of "
+    "shape (batch, 10) at every step",
+    zh="评分程序的损失梯度无法使用 forward 在这一步返回的值：forward 每一步都必须返回形状为 (batch, 10) 的浮点 logits",
 )
 GATE_FINITE = text("gate.finite_logits", en="finite logits", zh="有限的 logits")
 GATE_FINITE_PARAMETERS = text(
@@ -214,8 +250,21 @@ GATE_ACCURACY = message(
 )
 GATE_NOT_LEARNING = text(
     "gate.not_learning",
-    en="a gradient is slightly wrong or the model does not learn",
-    zh="某个梯度略有偏差，或者模型没有在学习",
+    en="training learns, but not enough: a gradient is slightly wrong (check the gradient tests above)",
+    zh="训练有效果，但学得不够：某个梯度略有偏差（请查看上面的梯度测试）",
+)
+GATE_LEARNS_LITTLE = text(
+    "gate.learns_little",
+    en="training learns far too little: a forward or a gradient of your MLP, Linear or ReLU is wrong (check their "
+    "tests above)",
+    zh="训练学到的太少：你的 MLP、Linear 或 ReLU 的某个前向计算或梯度有误（请查看上面它们的测试）",
+)
+GATE_NO_LEARNING = text(
+    "gate.no_learning",
+    en="training does not learn (the accuracy is near chance, 10%): a forward or a gradient of your MLP, Linear or "
+    "ReLU is wrong (check their tests above)",
+    zh="训练没有学到东西（准确率接近随机猜测的 10%）：你的 MLP、Linear 或 ReLU 的某个前向计算或梯度有误"
+    "（请查看上面它们的测试）",
 )
 GATE_NEAR_REFERENCE = message(
     "gate.near_reference",

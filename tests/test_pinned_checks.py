@@ -266,19 +266,26 @@ def _public_failures(edits: tuple[Edit, ...]) -> dict[str, str]:
 
 def test_the_public_linear_check_calls_an_earlier_forward_so_a_stale_input_fails() -> None:
     failed = _public_failures(_catalogued("linear_stale_input"))
-    assert set(failed) == {"linear"}, failed
+    assert set(failed) == {"linear", "mlp"}, failed  # the MLP check runs Linear's first, and says so
     assert "after forward(x_stale), forward(x): W.grad" in failed["linear"]
     assert "dW uses the input of an earlier forward call" in failed["linear"]
+    assert "fix `Linear.backward` first (the public check of Linear fails there)" in failed["mlp"], failed["mlp"]
 
 
 def test_the_public_finite_difference_checks_catch_a_gradient_off_by_1e_4() -> None:
     """dW rounded to 3 decimals is exact on the worked examples (integers) and about 1.5e-4 off on random inputs:
-    only the finite-difference checks, with their tolerance of 1e-6, catch it (in Linear's and in MLP's)."""
+    only the finite-difference check, with its tolerance of 1e-6, catches it in Linear's (the MLP's runs Linear's
+    first); MLP's own catches dX rounded the same way in MLP.backward."""
     rounded = (Edit("linear", "self.W.grad = x.T @ grad", "self.W.grad = np.round(x.T @ grad, 3)"),)
     failed = _public_failures(rounded)
     assert set(failed) == {"linear", "mlp"}, failed
-    for message in failed.values():
-        assert "(finite-difference check)" in message and "relative error at most 1e-06" in message, message
+    message = failed["linear"]
+    assert "(finite-difference check)" in message and "relative error at most 1e-06" in message, message
+    assert "fix `Linear.backward` first" in failed["mlp"], failed["mlp"]
+    rounded = (Edit("mlp", "return self.fc1.backward(grad)", "return np.round(self.fc1.backward(grad), 3)"),)
+    failed = _public_failures(rounded)
+    assert set(failed) == {"mlp"}, failed
+    assert "(finite-difference check)" in failed["mlp"] and "relative error at most 1e-06" in failed["mlp"], failed
 
 
 # ------------------------------------------------------------------------------- 5. the MNIST gate's judge
@@ -459,7 +466,7 @@ GATE_RULES: dict[str, tuple[dict[str, Any], str]] = {  # record entries -> the s
 
 GATE_HINTS: dict[str, str] = {  # what each failure of the gate tells the student to do
     "too_slow": "Likely cause: a Python loop over samples or entries in forward/backward, or very large temporary",
-    "missing_grad": "Likely cause: MLP.backward must call fc2.backward, relu.backward and fc1.backward",
+    "missing_grad": "Likely cause: each layer's backward must store the gradients of its parameters in their .grad",
     "diverged": "Likely cause: training diverged; a gradient is wrong (check the gradient tests above)",
     "logits_shape": "expected shape (32, 10), got shape (32, 9)",
     "not_floats": "Likely cause: something other than the grader's training changed the parameters",
@@ -475,7 +482,7 @@ def test_every_failure_of_the_gate_keeps_its_hint(rule: str, monkeypatch: pytest
 
 def test_an_accuracy_below_the_threshold_names_its_likely_cause(monkeypatch: pytest.MonkeyPatch) -> None:
     failed = _gate_verdict(monkeypatch, 1900)
-    assert "Likely cause: a gradient is slightly wrong or the model does not learn" in failed, failed
+    assert "Likely cause: training learns, but not enough: a gradient is slightly wrong" in failed, failed
     assert "The formula: the gate trains your MLP, Linear and ReLU" in failed, failed
 
 

@@ -19,7 +19,7 @@ import time
 from typing import Any
 
 import numpy as np
-from nn_messages import EXPECTED_GOT, SHAPE, CheckFailed, Failure
+from nn_messages import EXPECTED_GOT, KIND_SHAPE_DTYPE, SHAPE, CheckFailed, Failure
 
 from autograder import messages as say
 from autograder.judge import gate_reference, reference
@@ -196,12 +196,12 @@ def judge_accuracy(
     if "training_error" in record:
         raise CheckFailed(explain_error(TRAINING, record["training_error"], formula=AFTER_CHECKS))
     if "missing_grad" in record:
-        fail(
-            TRAINING,
-            say.GATE_EVERY_GRAD,
-            say.GATE_WITHOUT_GRAD(names=_plain_indices(record["missing_grad"])),
-            say.GATE_BACKWARD_CALLS,
-        )
+        names, cause = _missing_grads(record)
+        fail(TRAINING, say.GATE_EVERY_GRAD, say.GATE_WITHOUT_GRAD(names=names), cause)
+    if "bad_grad" in record:
+        _fail_bad_grad(record["bad_grad"])
+    if "bad_logits" in record:
+        _fail_bad_logits(record["bad_logits"], inputs["batch"])
     if "diverged_at" in record:
         fail(
             TRAINING,
@@ -227,7 +227,7 @@ def judge_accuracy(
             required=f"{THRESHOLD:.2%}",
             accuracy=f"{accuracy:.2%}",
         )
-        raise CheckFailed(Failure(message, say.GATE_NOT_LEARNING, AFTER_CHECKS, numbers))
+        raise CheckFailed(Failure(message, not_learning(accuracy), AFTER_CHECKS, numbers))
     far = gate_reference.distances(trained, _reference_end(inputs))
     if not all(d <= gate_reference.MAX_DISTANCE for d in far):  # NaN fails
         message = EXPECTED_GOT(
@@ -238,6 +238,98 @@ def judge_accuracy(
         raise CheckFailed(Failure(message, FAR, None, numbers))
     passed = dict(accuracy=f"{accuracy:.2%}", seconds=f"{seconds:.1f}", required=f"{THRESHOLD:.0%}")
     return Passed(say.GATE_PASSED(**passed, times=f"{times:.1f}"), numbers)
+
+
+NEAR_CHANCE = 0.2
+"""Test accuracy below which training did not learn at all (chance is 10 %)."""
+NEAR_THRESHOLD = 0.9
+"""Test accuracy from which a failing training learned, only not enough (a slightly wrong gradient)."""
+
+
+def not_learning(accuracy: float) -> Any:
+    """The likely cause of a test accuracy below the threshold, worded by how far below it is."""
+    if accuracy >= NEAR_THRESHOLD:
+        return say.GATE_NOT_LEARNING
+    return say.GATE_LEARNS_LITTLE if accuracy >= NEAR_CHANCE else say.GATE_NO_LEARNING
+
+
+def _code(value: Any) -> str | None:
+    """A name the probe recorded (a parameter's attribute path, a class), if it is a short string."""
+    return value[:60] if isinstance(value, str) and value else None
+
+
+def _missing_grads(record: dict[str, Any]) -> tuple[Any, Any]:
+    """The parameters without a .grad after MLP.backward, by name where the probe found one in the student's MLP
+    (``fc1.b``), else by index, and the cause the probe's evidence supports: a layer whose backward never ran, or
+    layers whose backward ran and did not set them (the evidence was gathered beside student code: it only words
+    the message of a failure the missing .grad already decided)."""
+    indices = _plain_indices(record["missing_grad"])
+    try:
+        evidence = [
+            (int(e["index"]), _code(e["name"]), _code(e["layer"]), _code(e["cls"]), e["called"])
+            for e in list(record["missing_grad_evidence"])[:8]
+        ]
+    except (TypeError, KeyError, ValueError):
+        return indices, say.GATE_BACKWARD_CALLS
+    if not evidence or any(name is None or layer is None or cls is None for _, name, layer, cls, _ in evidence):
+        names = [name or str(index) for index, name, *_ in evidence] or indices
+        return names, say.GATE_BACKWARD_CALLS
+    names = [name for _, name, *_ in evidence]
+    never = [(name, layer) for _, name, layer, _, called in evidence if called is False]
+    if never:
+        methods = list(dict.fromkeys(f"{layer}.backward" for _, layer in never))
+        return names, say.GATE_BACKWARD_NOT_CALLED(methods=methods, names=[f"{n}.grad" for n, _ in never])
+    if all(called is True for *_, called in evidence):
+        methods = list(dict.fromkeys(f"{layer}.backward" for _, _, layer, _, _ in evidence))
+        classes = list(dict.fromkeys(f"{cls}.backward" for _, _, _, cls, _ in evidence))
+        unset = [f"{n}.grad" for n in names]
+        return names, say.GATE_GRAD_NOT_SET(methods=methods, names=unset, method=classes)
+    return names, say.GATE_BACKWARD_CALLS
+
+
+def _described(value: dict[str, Any]) -> Any:
+    """What the probe recorded of a student's value the grader's arithmetic could not use: an array's kind, shape
+    and dtype, or the type of anything else."""
+    kind = _code(value.get("kind")) or "?"
+    if value.get("shape") is None or value.get("dtype") is None:
+        return say.GATE_A_KIND(kind=kind)
+    return KIND_SHAPE_DTYPE(kind=kind, shape=_plain_shape(value["shape"]), dtype=_code(value["dtype"]) or "?")
+
+
+def _fail_bad_grad(bad: Any) -> None:
+    """Fail naming the .grad the grader's own SGD update could not apply, what it was and what it must be."""
+    try:
+        index, name, cls, expected = int(bad["index"]), _code(bad["name"]), _code(bad["cls"]), bad["expected"]
+        got_text = _described(bad)
+    except (TypeError, KeyError, ValueError, AttributeError):
+        fail(TRAINING, say.GATE_FLOAT_ARRAYS, say.GATE_SOMETHING_ELSE, FORGED)
+    if name is None:  # not found among the model's attributes: the gate's own name of that place
+        name = PARAMETER_NAMES[index] if 0 <= index < len(PARAMETER_NAMES) else str(index)
+    method = f"{cls}.backward" if cls else "backward"
+    fail(
+        TRAINING,
+        say.GATE_GRAD_FOR_UPDATE(name=name, shape=_plain_shape(expected)),
+        got_text,
+        say.GATE_GRAD_BREAKS_UPDATE(method=method, name=name),
+    )
+
+
+def _fail_bad_logits(bad: Any, batch: int) -> None:
+    """Fail naming the logits of a later step the grader's own loss gradient could not use."""
+    try:
+        step, got_text = int(bad["step"]), _described(bad)
+    except (TypeError, KeyError, ValueError, AttributeError):
+        fail(TRAINING, say.GATE_FLOAT_ARRAYS, say.GATE_SOMETHING_ELSE, FORGED)
+    expected = say.GATE_FLOAT_LOGITS(shape=(batch, 10))
+    fail(say.GATE_FORWARD_AT_STEP(step=step), expected, got_text, say.GATE_LOGITS_BREAK_LOSS)
+
+
+def _plain_shape(shape: Any) -> Any:
+    """A shape the probe recorded, as a tuple of small integers ('?' if it is not one)."""
+    try:
+        return tuple(int(n) for n in list(shape)[:8])
+    except (TypeError, ValueError):
+        return "?"
 
 
 def _plain_shapes(shapes: Any) -> Any:

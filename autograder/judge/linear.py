@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 import numpy as np
-from nn_messages import PART_OF, Text
+from nn_messages import GRAD_NOT_SET, PART_OF, Text
 
 from autograder.judge import reference, suspects
 from autograder.judge.common import VALUE_TOLERANCE, got, judge_cases, recorded
@@ -102,6 +102,7 @@ def _judge_gradient(wrt: str, inputs: dict[str, Any], records: list[dict[str, An
             result,
             reference.linear_backward(case["x"], case["W"], case["g"])[position],
             VALUE_TOLERANCE,
+            unset=None if wrt == "x" else GRAD_NOT_SET(attribute=f"{wrt}.grad", method="Linear.backward"),
             **case,
             **suspects.linear(**case),
         )

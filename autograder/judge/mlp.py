@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from nn_messages import FOR_X_SHAPE, PART_OF, Text
+from nn_messages import FOR_X_SHAPE, MLP_GRAD_UNSET, PART_OF, Text
 
 from autograder.judge import reference, suspects
 from autograder.judge.common import VALUE_TOLERANCE, got, judge_cases, recorded
@@ -19,6 +19,8 @@ from nn_checks import check_shape, check_unchanged
 from nn_diagnosis import MLP_BACKWARD, MLP_FORWARD, call_order_cause, check_parameters
 
 NAMES = ("W1", "b1", "W2", "b2")
+ATTRIBUTES = {"W1": "fc1.W", "b1": "fc1.b", "W2": "fc2.W", "b2": "fc2.b"}
+"""Where each parameter is in the MLP, as code."""
 
 
 def _built(case: dict[str, Any], record: dict[str, Any]) -> str:
@@ -92,6 +94,8 @@ def judge_backward(inputs: dict[str, Any], records: list[dict[str, Any]]) -> Non
                 expected[name],
                 VALUE_TOLERANCE,
                 cause=cause,
+                # the stand-in layers set every .grad, and the calls show each one's backward ran (else ``cause``)
+                unset=MLP_GRAD_UNSET(attribute=f"{ATTRIBUTES[name]}.grad", layer=ATTRIBUTES[name][:3]),
             )
 
     judge_cases(inputs["cases"], records, one)

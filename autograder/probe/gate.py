@@ -30,6 +30,7 @@ from threadpoolctl import threadpool_limits
 
 import mnist_data
 from mnist_data import load_mnist, to_vectors
+from nn_core import Module, Parameter
 
 from . import core
 from .core import CheckTimeout, Record, Stopped, collect_cases, plain, raised, time_limit, wall_limit
@@ -146,6 +147,129 @@ def python_loop(MLP: type, inputs: dict[str, Any], x: np.ndarray, y: np.ndarray)
     return {"rows": list(LOOP_ROWS), "lines": lines, "capped": lines[1] >= LINE_CAP, "where": where}
 
 
+# ---------------------------------------------------------------- evidence: which parameter, whose backward
+
+
+def parameter_owners(model: Any, params: list[Any], depth: int = 3) -> list[tuple[str | None, Any]]:
+    """For each of ``params``: its attribute path in ``model`` (``fc1.b``, ``layers[0].b``) and the module holding it,
+    found through the model's attributes (modules, and lists, tuples and dicts of them); (None, None) where none
+    holds it. Evidence for a message only: a student's model may hide its parameters anywhere."""
+    wanted = {id(p): k for k, p in enumerate(params)}
+    found: list[tuple[str | None, Any]] = [(None, None)] * len(params)
+
+    def walk(module: Any, path: str, level: int) -> None:
+        try:
+            items = list(vars(module).items())
+        except TypeError:
+            return
+        for name, value in items:
+            if isinstance(value, Parameter):
+                k = wanted.get(id(value))
+                if k is not None and found[k][0] is None:
+                    found[k] = (f"{path}{name}", module)
+            elif level < depth:
+                for suffix, item in _children(value):
+                    walk(item, f"{path}{name}{suffix}.", level + 1)
+
+    try:
+        walk(model, "", 0)
+    except Exception:  # noqa: BLE001 - whatever the student's objects do when read
+        pass
+    return found
+
+
+def _children(value: Any) -> list[tuple[str, Any]]:
+    """The modules ``value`` is or holds directly, with the suffix naming each (``""``, ``[0]``, ``['fc1']``)."""
+    if isinstance(value, Module):
+        return [("", value)]
+    if isinstance(value, (list, tuple)):
+        return [(f"[{i}]", v) for i, v in enumerate(value[:16]) if isinstance(v, Module)]
+    if isinstance(value, dict):
+        return [(f"[{k!r}]", v) for k, v in list(value.items())[:16] if isinstance(k, str) and isinstance(v, Module)]
+    return []
+
+
+def backward_calls(owners: list[Any], run: Callable[[], Any]) -> list[bool | None]:
+    """Run ``run`` (a forward and a backward of the model); say for each of ``owners`` whether its class's backward
+    was called on it (None: its backward is not Python code this can watch)."""
+    codes = {}
+    for owner in owners:
+        function = getattr(getattr(type(owner), "backward", None), "__code__", None)
+        if function is not None:
+            codes.setdefault(function, set()).add(id(owner))
+    called: set[int] = set()
+
+    def watch(frame: FrameType, event: str, arg: Any) -> None:
+        if event == "call" and frame.f_code in codes:
+            owner = frame.f_locals.get("self")
+            if id(owner) in codes[frame.f_code]:
+                called.add(id(owner))
+
+    previous = sys.getprofile()
+    sys.setprofile(watch)
+    try:
+        run()
+    except CheckTimeout:
+        raise
+    except Exception:  # noqa: BLE001 - the calls seen before an error are evidence too
+        pass
+    finally:
+        sys.setprofile(previous)
+    return [
+        None if getattr(getattr(type(o), "backward", None), "__code__", None) is None else id(o) in called
+        for o in owners
+    ]
+
+
+def _missing_grads(model: Any, params: list[Any], missing: list[int], x: np.ndarray, y: np.ndarray) -> list[dict]:
+    """What the message of a .grad missing after MLP.backward may say: each such parameter's name, the layer holding
+    it, its class, and whether that layer's backward ran in one more step on the same batch."""
+    owners = parameter_owners(model, params)
+    holders = [owners[k][1] for k in missing]
+
+    def step() -> None:
+        logits = np.asarray(model(x))
+        for p in params:
+            p.grad = None
+        model.backward(_cross_entropy_grad(logits.astype(np.float64), y).astype(logits.dtype))
+
+    known = [h for h in holders if h is not None]
+    ran = dict(zip(map(id, known), backward_calls(known, step), strict=True))
+    evidence = []
+    for k, holder in zip(missing, holders, strict=True):
+        path = owners[k][0]
+        layer = path.rsplit(".", 1)[0] if path and "." in path else None
+        evidence.append(
+            {
+                "index": k,
+                "name": path,
+                "layer": layer,
+                "cls": type(holder).__name__ if holder is not None else None,
+                "called": ran.get(id(holder)) if holder is not None else None,
+            }
+        )
+    return evidence
+
+
+def _described(value: Any) -> dict[str, Any]:
+    """A value of the student's the grader's own arithmetic could not use: its type, and its shape and dtype if it is
+    an array."""
+    array = isinstance(value, (np.ndarray, np.generic))
+    return {
+        "kind": type(value).__name__,
+        "shape": list(np.shape(value)) if array else None,
+        "dtype": str(value.dtype) if array else None,
+    }
+
+
+def _grad_breaks_update(p: Any, owner: tuple[str | None, Any], index: int) -> dict[str, Any]:
+    """The student's .grad the grader's update ``p -= lr * p.grad`` could not apply to ``p``, described, with the
+    parameter's name and its layer's class (``owner``, from ``parameter_owners``)."""
+    name, holder = owner
+    cls = type(holder).__name__ if holder is not None else None
+    return {"index": index, "name": name, "cls": cls, **_described(p.grad), "expected": list(np.shape(p))}
+
+
 # ---------------------------------------------------------------- training
 
 
@@ -172,16 +296,29 @@ def _train(MLP: type, inputs: dict[str, Any], record: Record) -> None:
                 logits = np.asarray(record.run("logits", model, x) if step == 0 else model(x))
                 if step == 0 and logits.shape != (len(x), 10):
                     raise Stopped
-                grad = _cross_entropy_grad(logits.astype(np.float64), y).astype(logits.dtype)
+                try:  # the grader's own arithmetic on the student's logits
+                    grad = _cross_entropy_grad(logits.astype(np.float64), y).astype(logits.dtype)
+                except CheckTimeout:
+                    raise
+                except Exception:  # noqa: BLE001 - logits of another shape or kind at a later step
+                    record.keep("bad_logits", {"step": step + 1, **_described(logits)})
+                    raise Stopped from None
                 for p in params:  # fresh gradients each step, whether backward sets or accumulates them
                     p.grad = None
                 model.backward(grad)
                 missing = [k for k, p in enumerate(params) if p.grad is None]
                 if missing:
                     record.keep("missing_grad", missing)
+                    record.keep("missing_grad_evidence", _missing_grads(model, params, missing, x, y))
                     raise Stopped
-                for p in params:
-                    p -= lr * p.grad
+                for k, p in enumerate(params):
+                    try:  # the grader's own arithmetic: what it cannot use is the student's value, named
+                        p -= lr * p.grad
+                    except CheckTimeout:
+                        raise
+                    except Exception:  # noqa: BLE001 - a .grad of another shape or kind than its parameter
+                        record.keep("bad_grad", _grad_breaks_update(p, parameter_owners(model, params)[k], k))
+                        raise Stopped from None
             step += 1
             if step % PROGRESS_EVERY == 0:
                 core.progress(step)

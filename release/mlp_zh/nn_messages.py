@@ -239,11 +239,6 @@ AFTER_STALE_FORWARD = message(
     zh="{call}（先调用 forward(x_stale)，再调用 forward(x)）",
 )
 RETURNED_DX = message("returned_dx", en="{call}, the returned dX", zh="{call}，返回的 dX")
-PARAMETER_GRAD = message(
-    "parameter_grad",
-    en="{call}, parameter {index} of shape {shape}: its .grad",
-    zh="{call}，形状为 {shape} 的参数 {index}：它的 .grad",
-)
 SGD_AFTER_STEPS = message(
     "sgd_after_steps",
     en="{call} with lr={lr}, the .grad of parameter {index} None, after {steps} step(s)",
@@ -253,6 +248,12 @@ SGD_PARAMETER = message(
     "sgd_parameter", en="{after}: parameter {index} of shape {shape}", zh="{after}：形状为 {shape} 的参数 {index}"
 )
 ITS_GRAD = message("its_grad", en="{what}: its .grad", zh="{what}：它的 .grad")
+NAMED_GRAD = message("named_grad", en="{call}: {name}.grad", zh="{call}：{name}.grad")
+LAYER_UNCHECKED = message(
+    "layer_unchecked",
+    en="{model}: not checked, because it runs your {layer}, whose public check fails.",
+    zh="{model}：没有检查，因为它运行的是你的 {layer}，而 {layer} 的公开检查没有通过。",
+)
 
 # --- what was expected, what came
 A_NUMPY_ARRAY = message("a_numpy_array", en="a NumPy array", zh="一个 NumPy 数组")
@@ -265,6 +266,7 @@ NAN_ENTRIES = message(
     en="{count} NaN/inf entries (first at index {index})",
     zh="{count} 个 NaN/inf 元素（第一个位于索引 {index}）",
 )
+NOT_FINITE_VALUE = message("not_finite_value", en="the value {value}", zh="值 {value}")
 SHAPE = message("shape", en="shape {shape}", zh="形状 {shape}")
 VALUE_AT_INDEX = message(
     "value_at_index",
@@ -332,6 +334,28 @@ RETURNED_NONE = cause(
     "returned_none",
     en="the method returned None: a missing `return`, or `return` without a value",
     zh="方法返回了 None：缺少 `return`，或 `return` 后面没有值",
+)
+GRAD_NOT_SET = message(
+    "cause.grad_not_set",
+    en="{attribute} was never set: {method} must store the gradient there (`self.{attribute} = ...`)",
+    zh="{attribute} 从未被设置：{method} 必须把梯度存入其中（`self.{attribute} = ...`）",
+)
+MLP_GRAD_UNSET = message(
+    "cause.mlp.grad_unset",
+    en="{attribute} is None after MLP.backward, though {layer}.backward ran and sets it: MLP.backward must not reset "
+    "the gradients its layers store",
+    zh="MLP.backward 之后 {attribute} 为 None，但 {layer}.backward 已经运行并设置了它："
+    "MLP.backward 不能清除各层存入的梯度",
+)
+FIX_LAYER_FIRST = message(
+    "cause.fix_layer_first",
+    en="fix `{method}` first (the public check of {layer} fails there); the MLP check runs your own layers",
+    zh="请先修正 `{method}`（{layer} 的公开检查在这个方法上没有通过）；MLP 的检查运行的是你自己的层",
+)
+FIX_CLASS_FIRST = message(
+    "cause.fix_class_first",
+    en="fix `{layer}` first (its public check fails); the MLP check runs your own layers",
+    zh="请先修正 `{layer}`（它的公开检查没有通过）；MLP 的检查运行的是你自己的层",
 )
 CAST_CHANGED_PRECISION = cause(
     "cast_changed_precision",

@@ -57,6 +57,8 @@ def check_array(what: Label, value: Any, cause: Text | None = None) -> np.ndarra
         fail(what, say.FLOAT_DTYPE(), say.DTYPE(dtype=value.dtype), cause)
     bad = ~np.isfinite(value)
     if bad.any():
+        if value.ndim == 0:  # a scalar has no index: it is the value that is not finite
+            fail(what, say.ONLY_FINITE(), say.NOT_FINITE_VALUE(value=f"{float(value)!r}"), cause)
         where = tuple(int(i) for i in np.argwhere(bad)[0])
         fail(what, say.ONLY_FINITE(), say.NAN_ENTRIES(count=int(bad.sum()), index=where), cause)
     return value
@@ -95,6 +97,18 @@ def _number(value: Any) -> str:
     return f"{float(value):.6g}"
 
 
+def _bounds(low: float, high: float) -> dict[str, str] | None:
+    """``low`` and ``high`` for a message, with as many digits as it takes for them to print differently (at least
+    six); None if they are the same number, a band of one value."""
+    if float(low) == float(high):
+        return None
+    for digits in range(6, 18):
+        shown = f"{float(low):.{digits}g}", f"{float(high):.{digits}g}"
+        if shown[0] != shown[1]:
+            break
+    return dict(low=shown[0], high=shown[1])
+
+
 def check_close(
     what: Label,
     actual: Any,
@@ -108,9 +122,10 @@ def check_close(
     check_shape(what, actual, np.shape(expected), cause)
     error, index = worst_difference(actual, expected, scale)
     if not error <= tolerance:
+        value, where = _number(np.asarray(expected)[index]), {"index": index} if index else {}
         fail(
-            what,
-            say.VALUE_AT_INDEX(value=_number(np.asarray(expected)[index]), index=index, tolerance=f"{tolerance:g}"),
+            what,  # a scalar has no index
+            (say.VALUE_AT_INDEX if index else say.VALUE_WITHIN)(value=value, tolerance=f"{tolerance:g}", **where),
             say.VALUE_ERROR(value=_number(actual[index]), error=f"{error:.3g}"),
             cause,
         )
@@ -139,13 +154,14 @@ def check_within(
         return
     index = np.unravel_index(int(np.argmax(outside)), outside.shape)
     index = tuple(int(i) for i in index)
-    value, bounds = _number(np.asarray(expected)[index]), dict(low=_number(low[index]), high=_number(high[index]))
-    if accepted is None:
+    value, bounds = _number(np.asarray(expected)[index]), _bounds(low[index], high[index])
+    where = {"index": index} if index else {}
+    if accepted is None or bounds is None:  # no band to describe, or a band of one value: the value itself
         message = say.VALUE_AT_INDEX if index else say.VALUE_WITHIN
-        expectation = message(value=value, index=index, tolerance=f"{tolerance:g}")
+        expectation = message(value=value, tolerance=f"{tolerance:g}", **where)
     else:
         message = say.BAND_AT_INDEX if index else say.BAND
-        expectation = message(value=value, index=index, tolerance=f"{tolerance:g}", accepted=accepted, **bounds)
+        expectation = message(value=value, tolerance=f"{tolerance:g}", accepted=accepted, **bounds, **where)
     got = say.VALUE_ERROR(value=_number(actual[index]), error=f"{worst_difference(actual, expected)[0]:.3g}")
     fail(what, expectation, got, cause)
 

@@ -99,10 +99,14 @@ class Quantity:
         band: tuple[Any, Any] | None = None,
         accepted: Text | None = None,
         scale: float = 0.0,
+        unset: Text | None = None,
         **inputs: Any,
     ) -> None:
         """``check_close`` (or ``check_within`` the ``band``, if given); on failure the message also names the likely
-        cause (``cause`` if known, else a suspect's) and the formula. ``scale``: see ``worst_difference``."""
+        cause (``cause`` if known, else a suspect's) and the formula. ``scale``: see ``worst_difference``.
+
+        ``actual`` None is a missing ``return`` when it is what a method returned; when it is an attribute (a
+        ``.grad``), ``unset`` names which method should have set it."""
         if isinstance(actual, (float, np.floating)):  # a scalar such as a loss
             actual = np.asarray(actual)
         try:
@@ -113,7 +117,7 @@ class Quantity:
         except CheckFailed as failed:
             # check_close's own cause is a guess; only a cause the evidence identifies is named
             cause = cause or self.likely_cause(actual, expected, **inputs)
-            cause = cause or (say.RETURNED_NONE if actual is None else None)
+            cause = cause or ((unset or say.RETURNED_NONE) if actual is None else None)
             raise CheckFailed(Failure(failed.failure.message, cause, self.formula)) from None
 
 

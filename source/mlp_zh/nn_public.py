@@ -11,17 +11,17 @@ A method that still raises ``NotImplementedError`` is reported as not written ye
 from __future__ import annotations
 
 import functools
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 import nn_messages as say
 import nn_public_data as data
 import numpy as np
-from nn_messages import CheckFailed, Failure
+from nn_messages import CheckFailed, Failure, Text
 
 import nn_diagnosis as diagnose
 from nn_checks import FD_TOLERANCE, check_array, check_dtype, check_gradient, check_shape, check_unchanged
-from nn_core import Parameter
+from nn_core import Module, Parameter
 from nn_i18n import LANGUAGE
 
 Check = Callable[[type], None]
@@ -57,32 +57,41 @@ def check_gradients(
     x: np.ndarray,
     upstream: np.ndarray,
     expected_dx: np.ndarray,
-    expected_grads: Sequence[tuple[Any, np.ndarray]],
+    expected_grads: Sequence[tuple[str, Any, np.ndarray]],
     quantities: Sequence[Any] = (),
+    unset: Mapping[str, Text] | None = None,
     **inputs: Any,
 ) -> None:
     """Check ``module.backward(upstream)`` after ``module.forward(x)`` against stored gradients (finite differences
     of L = sum(module(x) * upstream) computed by the grader): dX, then each parameter ``parameters()`` yields whose
-    expected ``.grad`` is in ``expected_grads`` (pairs of the parameter and its gradient).
+    expected ``.grad`` is in ``expected_grads`` (its name as code, the parameter and its gradient).
 
     ``quantities`` (from ``nn_diagnosis``), for dX and then each parameter, name the likely cause of a wrong gradient;
     ``inputs`` (the inputs and the stored wrong answers) are passed on to them, with ``x`` and ``g`` (the upstream).
+    ``unset`` names, by parameter name, the cause of a ``.grad`` that is None.
     """
     name = type(module).__name__
     params = list(module.parameters())
     module.forward(x)
     dx = module.backward(upstream.copy())
     call = f"{name}.backward(grad)"
-    results = [(say.RETURNED_DX(call=call), dx, expected_dx)]
-    for i, p in enumerate(params):
-        expected = next((e for q, e in expected_grads if q is p), None)
+    results = [(say.RETURNED_DX(call=call), dx, expected_dx, None)]
+    for p in params:
+        named, expected = next(((n, e) for n, q, e in expected_grads if q is p), (None, None))
         if expected is not None:
-            results.append((say.PARAMETER_GRAD(call=call, index=i, shape=p.shape), p.grad, expected))
-    for k, (what, analytic, expected) in enumerate(results):
+            not_set = (unset or {}).get(named) if p.grad is None else None
+            results.append((say.NAMED_GRAD(call=call, name=named), p.grad, expected, not_set))
+    for k, (what, analytic, expected, not_set) in enumerate(results):
         if k < len(quantities):
-            quantities[k].check(say.FD_CHECK(what=what), analytic, expected, FD_TOLERANCE, x=x, g=upstream, **inputs)
+            quantities[k].check(
+                say.FD_CHECK(what=what), analytic, expected, FD_TOLERANCE, unset=not_set, x=x, g=upstream, **inputs
+            )
         else:
-            check_gradient(what, analytic, expected)
+            check_gradient(what, analytic, expected, not_set)
+
+
+UNSET = {name: say.GRAD_NOT_SET(attribute=f"{name}.grad", method="Linear.backward") for name in ("W", "b")}
+"""What a ``.grad`` of Linear's that is None means: ``Linear.backward`` never stored it."""
 
 
 @public_check("Linear")
@@ -101,10 +110,18 @@ def check_linear(Linear: type) -> None:
         say.PART_OF(what=say.ON_EXAMPLE(call="Linear.backward"), part="dX"), dx, case["dx"], **example
     )
     diagnose.LINEAR_DW.check(
-        say.PART_OF(what=say.ON_EXAMPLE(call="Linear.backward"), part="W.grad"), layer.W.grad, case["dW"], **example
+        say.PART_OF(what=say.ON_EXAMPLE(call="Linear.backward"), part="W.grad"),
+        layer.W.grad,
+        case["dW"],
+        unset=UNSET["W"],
+        **example,
     )
     diagnose.LINEAR_DB.check(
-        say.PART_OF(what=say.ON_EXAMPLE(call="Linear.backward"), part="b.grad"), layer.b.grad, case["db"], **example
+        say.PART_OF(what=say.ON_EXAMPLE(call="Linear.backward"), part="b.grad"),
+        layer.b.grad,
+        case["db"],
+        unset=UNSET["b"],
+        **example,
     )
 
     # float64 in, float64 out; B = 1 and D_out = 1; backward uses the latest forward; nothing it was given is modified
@@ -125,9 +142,10 @@ def check_linear(Linear: type) -> None:
         say.PART_OF(what=say.AFTER_STALE_FORWARD(call="Linear(2, 1).backward"), part="W.grad"),
         layer.W.grad,
         case["dW"],
+        unset=UNSET["W"],
         **inputs,
     )
-    diagnose.LINEAR_DB.check("Linear(2, 1).backward: b.grad", layer.b.grad, case["db"], **inputs)
+    diagnose.LINEAR_DB.check("Linear(2, 1).backward: b.grad", layer.b.grad, case["db"], unset=UNSET["b"], **inputs)
     for name, value in (("dX", dx), ("W.grad", layer.W.grad), ("b.grad", layer.b.grad)):
         check_dtype(say.FOR_FLOAT64_INPUTS(call=f"Linear(2, 1).backward: {name}"), np.asarray(value), np.float64)
     y32 = Linear(3, 2)(np.ones((4, 3), dtype=np.float32))  # the given float32 parameters work too
@@ -142,8 +160,9 @@ def check_linear(Linear: type) -> None:
         case["x"].copy(),
         case["g"].copy(),
         case["dx"],
-        [(layer.W, case["dW"]), (layer.b, case["db"])],
+        [("W", layer.W, case["dW"]), ("b", layer.b, case["db"])],
         quantities=(diagnose.LINEAR_DX, diagnose.LINEAR_DW, diagnose.LINEAR_DB),
+        unset=UNSET,
         W=case["W"],
         b=case["b"],
         **case["mistakes"],
@@ -290,11 +309,62 @@ def check_sgd(SGD: type) -> None:
     diagnose.check_sgd("SGD(params).step()", cases)
 
 
+def _traced(cls: type) -> tuple[type, list[str]]:
+    """A subclass of the student's layer ``cls``, of the same name, that notes which of forward and backward was
+    called last from outside (the method a failed check had just run), and that list."""
+    last: list[str] = []
+    depth = [0]
+
+    def tracing(method: str) -> Callable[..., Any]:
+        def run(self: Any, *args: Any, **kwargs: Any) -> Any:
+            if not depth[0]:
+                last.append(method)
+            depth[0] += 1
+            try:
+                return getattr(cls, method)(self, *args, **kwargs)
+            finally:
+                depth[0] -= 1
+
+        return run
+
+    try:
+        traced = type(cls.__name__, (cls,), {"forward": tracing("forward"), "backward": tracing("backward")})
+    except Exception:  # noqa: BLE001 - a class that cannot be subclassed is checked as it is
+        return cls, last
+    traced.__qualname__, traced.__module__ = cls.__qualname__, cls.__module__
+    return traced, last
+
+
+def _check_layers_first(name: str, model: Any) -> None:
+    """Run the public checks of the layers ``model`` runs (the student's own Linear and ReLU), so that the MLP is not
+    blamed for its layers: fail naming the first layer whose check fails, and the method it had just run."""
+    checked: set[type] = set()
+    for attribute, check in (("fc1", check_linear), ("relu", check_relu), ("fc2", check_linear)):
+        layer = getattr(model, attribute, None)
+        cls = type(layer)
+        if not isinstance(layer, Module) or cls in checked:  # a layer of the kind the layers' checks check
+            continue
+        checked.add(cls)
+        traced, last = _traced(cls)
+        try:
+            check.__wrapped__(traced)  # the check itself, without printing that it passed
+        except Exception:  # noqa: BLE001 - a failed check, or whatever the layer raised
+            layer_name = cls.__name__
+            cause = (
+                say.FIX_LAYER_FIRST(method=f"{layer_name}.{last[-1]}", layer=layer_name)
+                if last
+                else say.FIX_CLASS_FIRST(layer=layer_name)
+            )
+            raise CheckFailed(Failure(say.LAYER_UNCHECKED(model=name, layer=layer_name), cause)) from None
+
+
 @public_check("MLP")
 def check_mlp(MLP: type) -> None:
-    """The order of the layers, parameters() and shapes, then finite differences through the whole network."""
+    """The public checks of its layers first, then the order of the layers, parameters() and shapes, then finite
+    differences through the whole network."""
     rng = np.random.default_rng(3)
     model = MLP(5, 7, 3, rng=rng)
+    _check_layers_first("MLP(5, 7, 3)", model)
     calls = diagnose.record_calls(model)  # the layers note when they run, so a failure can name a wrong order
     logits = diagnose.run_recorded("MLP(5, 7, 3).forward(x)", model, calls, "forward", rng.standard_normal((4, 5)))
     check_shape(say.FOR_X_SHAPE(call="MLP(5, 7, 3).forward(x)", shape=(4, 5)), logits, (4, 3))
@@ -320,8 +390,15 @@ def check_mlp(MLP: type) -> None:
         case["g"].copy(),
         grads["x"],
         [
-            (p, grads[name])
-            for p, name in ((model.fc1.W, "W1"), (model.fc1.b, "b1"), (model.fc2.W, "W2"), (model.fc2.b, "b2"))
+            (name, p, grads[stored])
+            for name, p, stored in (
+                ("fc1.W", model.fc1.W, "W1"),
+                ("fc1.b", model.fc1.b, "b1"),
+                ("fc2.W", model.fc2.W, "W2"),
+                ("fc2.b", model.fc2.b, "b2"),
+            )
         ],
         quantities=(diagnose.MLP_BACKWARD,),
+        # its layers' checks passed and it called them all: a .grad still None was cleared by MLP.backward
+        unset={n: say.MLP_GRAD_UNSET(attribute=f"{n}.grad", layer=n[:3]) for n in ("fc1.W", "fc1.b", "fc2.W", "fc2.b")},
     )

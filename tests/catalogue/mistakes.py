@@ -82,6 +82,15 @@ MISTAKES: tuple[Mistake, ...] = (
         "keepdims",
     ),
     _m(
+        "linear_db_not_stored",
+        "linear",
+        "backward computes db but never stores it in b.grad",
+        "self.b.grad = grad.sum(axis=0)",
+        "db = grad.sum(axis=0)",
+        ("test_linear_backward_db", GATE_CELL),
+        "Linear.backward must store the gradient",
+    ),
+    _m(
         "linear_db_wrong_axis",
         "linear",
         "db summed over the features (axis=1)",

@@ -1,0 +1,374 @@
+"""A failure names a cause only on evidence, and never sends the student to the wrong place (fast tier).
+
+A ``.grad`` left None is an attribute a method did not set, not a missing ``return``; a parameter is named by where
+it is in the student's model, not by its index; a value of the student's that breaks the grader's own arithmetic is
+named with its shape; a public MLP check does not blame MLP for its layers; the words fit what was measured. The
+MNIST gate's probe runs here on a fabricated MNIST of 64 images: nothing here trains on the real data.
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+from types import SimpleNamespace
+from typing import Any
+
+import numpy as np
+import pytest
+
+sys.path.insert(0, str(Path(__file__).resolve().parent / "corpus"))
+from nn_messages import CheckFailed  # noqa: E402
+
+import grading  # noqa: E402
+import nn_public  # noqa: E402
+from autograder.classroom import Edit  # noqa: E402
+from autograder.judge import gate as judge_gate  # noqa: E402
+from autograder.judge.checks import judge, run_here  # noqa: E402
+from autograder.probe import gate as probe_gate  # noqa: E402
+from nn_checks import check_array, check_close, check_within  # noqa: E402
+from nn_core import Module, Parameter  # noqa: E402
+
+SECRETS = grading.SECRETS[:2]
+NO_DB = (Edit("linear", "self.b.grad = grad.sum(axis=0)", "db = grad.sum(axis=0)"),)
+NO_DW = (Edit("linear", "self.W.grad = x.T @ grad", "dW = x.T @ grad"),)
+KEEPDIMS = (Edit("linear", "grad.sum(axis=0)", "grad.sum(axis=0, keepdims=True)"),)
+RETURN_NOTHING = (Edit("linear", "return grad @ self.W.T", "grad @ self.W.T"),)
+MLP_SKIPS_FC1 = (Edit("mlp", "return self.fc1.backward(grad)", "return grad"),)
+MLP_CLEARS_B = (
+    Edit(
+        "mlp",
+        "return self.fc1.backward(grad)",
+        "dx = self.fc1.backward(grad)\n        self.fc1.b.grad = None\n        return dx",
+    ),
+)
+RELU_MASK_FROM_GRAD = (Edit("relu", 'return grad * self.ctx["mask"]', "return grad * (grad > 0)"),)
+RELU_MIN = (Edit("relu", "return np.maximum(x, 0)", "return np.minimum(x, 0)"),)
+RETURNED_NONE = "the method returned None"
+
+
+def _names(edits: tuple[Edit, ...]) -> dict[str, Any]:
+    return grading.namespace(grading.catalogue_code(edits), "<causes>")
+
+
+def _lost(edits: tuple[Edit, ...], secret: str) -> dict[str, str]:
+    with grading.secret(secret):
+        return grading.grade(_names(edits))
+
+
+def _public(check: Any, cls: type) -> str:
+    """The message of a public check that must fail."""
+    with pytest.raises(CheckFailed) as failed:
+        check(cls)
+    return str(failed.value)
+
+
+# ------------------------------------------------------------------ 1. a .grad never set is not a missing return
+
+
+@pytest.mark.parametrize("secret", SECRETS)
+def test_a_linear_backward_that_never_sets_b_grad_is_told_which_attribute_and_which_method(secret: str) -> None:
+    lost = _lost(NO_DB, secret)
+    assert set(lost) == {"linear_backward_db"}, lost
+    message = lost["linear_backward_db"]
+    assert "Likely cause: b.grad was never set: Linear.backward must store the gradient there" in message, message
+    assert RETURNED_NONE not in message
+
+
+@pytest.mark.parametrize("secret", SECRETS)
+def test_a_linear_backward_that_never_sets_w_grad_is_told_which_attribute(secret: str) -> None:
+    lost = _lost(NO_DW, secret)
+    assert set(lost) == {"linear_backward_dw"}, lost
+    assert "W.grad was never set: Linear.backward must store" in lost["linear_backward_dw"], lost
+    assert RETURNED_NONE not in lost["linear_backward_dw"]
+
+
+@pytest.mark.parametrize("secret", SECRETS)
+def test_a_backward_that_returns_nothing_is_still_told_its_missing_return(secret: str) -> None:
+    lost = _lost(RETURN_NOTHING, secret)
+    assert "linear_backward_dx" in lost and "missing `return`" in lost["linear_backward_dx"], lost
+
+
+def test_the_public_linear_check_names_the_attribute_never_set() -> None:
+    message = _public(nn_public.check_linear, _names(NO_DB)["Linear"])
+    assert "b.grad was never set: Linear.backward must store the gradient there" in message, message
+    assert RETURNED_NONE not in message
+
+
+@pytest.mark.parametrize("secret", SECRETS)
+def test_an_mlp_backward_that_clears_a_grad_its_layer_set_is_told_so(secret: str) -> None:
+    lost = _lost(MLP_CLEARS_B, secret)
+    assert "mlp_backward" in lost, lost
+    assert "fc1.b.grad is None after MLP.backward, though fc1.backward ran and sets it" in lost["mlp_backward"]
+    assert RETURNED_NONE not in lost["mlp_backward"]
+
+
+def test_the_public_mlp_check_tells_an_mlp_that_clears_a_grad_by_its_name() -> None:
+    message = _public(nn_public.check_mlp, _names(MLP_CLEARS_B)["MLP"])
+    assert "MLP.backward(grad): fc1.b.grad" in message, message
+    assert "fc1.b.grad is None after MLP.backward, though fc1.backward ran" in message, message
+    assert "parameter 1" not in message and RETURNED_NONE not in message
+
+
+def test_the_public_mlp_check_names_a_wrong_gradient_by_its_attribute_not_an_index() -> None:
+    doubled = (
+        Edit(
+            "mlp",
+            "return self.fc1.backward(grad)",
+            "dx = self.fc1.backward(grad)\n        self.fc1.b.grad = 2 * self.fc1.b.grad\n        return dx",
+        ),
+    )
+    message = _public(nn_public.check_mlp, _names(doubled)["MLP"])
+    assert "MLP.backward(grad): fc1.b.grad (finite-difference check)" in message, message
+    assert "parameter 1" not in message
+
+
+# -------------------------------------------------- 2. and 3. the MNIST gate: names, evidence, the grader's arithmetic
+
+HIDDEN = 8
+
+
+def _gate_inputs(epochs: int = 1) -> dict[str, Any]:
+    """A gate of the real recipe's form on 64 fabricated images (two steps of 32 per epoch)."""
+    rng = np.random.default_rng(0)
+    init = [
+        (0.05 * rng.standard_normal((784, HIDDEN))).astype(np.float32),
+        np.zeros(HIDDEN, np.float32),
+        (0.3 * rng.standard_normal((HIDDEN, 10))).astype(np.float32),
+        np.zeros(10, np.float32),
+    ]
+    return dict(
+        hidden=HIDDEN,
+        init=init,
+        batch=32,
+        learning_rates=[0.1] * epochs,
+        orders=[np.arange(64)] * epochs,
+        wall_seconds=60,
+        max_slowdown=45,
+    )
+
+
+MEASURED = {"cpu": 1.0, "steps": 2, "pace_setup": 0.0, "pace_step": 0.5, "too_slow_at": None}
+
+
+def _gate(MLP: type, monkeypatch: pytest.MonkeyPatch, epochs: int = 1) -> tuple[dict[str, Any], str]:
+    """The gate probe's record of training ``MLP`` on the fabricated MNIST, and its judge's verdict (a failure)."""
+    rng = np.random.default_rng(1)
+    data = SimpleNamespace(
+        train_images=rng.integers(0, 256, (64, 28, 28), dtype=np.uint8), train_labels=np.arange(64, dtype=np.uint8) % 10
+    )
+    monkeypatch.setattr(probe_gate, "load_mnist", lambda: data)
+    inputs = _gate_inputs(epochs)
+    records = probe_gate.mnist_accuracy(MLP, inputs)
+    with pytest.raises(CheckFailed) as failed:
+        judge_gate.judge_accuracy(inputs, records, MEASURED)
+    return records[0], str(failed.value)
+
+
+def test_the_gate_names_the_grads_never_set_and_the_layers_whose_backward_ran(monkeypatch: pytest.MonkeyPatch) -> None:
+    record, message = _gate(_names(NO_DB)["MLP"], monkeypatch)
+    assert "got parameters fc1.b, fc2.b without one" in message, message
+    assert (
+        "Likely cause: fc1.backward, fc2.backward ran but never set fc1.b.grad, fc2.b.grad: Linear.backward must "
+        "store the gradient of each of its parameters in its .grad"
+    ) in message, message
+    assert "MLP.backward must call" not in message and "parameters 1, 3" not in message
+    assert record["missing_grad"] == [1, 3]
+
+
+def test_the_gate_blames_mlp_backward_only_for_a_layer_whose_backward_never_ran(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    _, message = _gate(_names(MLP_SKIPS_FC1)["MLP"], monkeypatch)
+    assert "got parameters fc1.W, fc1.b without one" in message, message
+    assert (
+        "Likely cause: MLP.backward never called fc1.backward, which should have set fc1.W.grad, fc1.b.grad" in message
+    )
+
+
+def test_the_gate_finds_names_wherever_the_students_mlp_keeps_its_layers(monkeypatch: pytest.MonkeyPatch) -> None:
+    names = _names(NO_DB)
+    Linear, ReLU = names["Linear"], names["ReLU"]
+
+    class Renamed(Module):
+        def __init__(self, d_in: int, hidden: int, classes: int) -> None:
+            super().__init__()
+            self.hidden, self.act, self.out = Linear(d_in, hidden), ReLU(), Linear(hidden, classes)
+
+        def forward(self, x: np.ndarray) -> np.ndarray:
+            return self.out(self.act(self.hidden(x)))
+
+        def backward(self, grad: np.ndarray) -> np.ndarray:
+            return self.hidden.backward(self.act.backward(self.out.backward(grad)))
+
+    _, message = _gate(Renamed, monkeypatch)
+    assert "got parameters hidden.b, out.b without one" in message, message
+    assert "hidden.backward, out.backward ran but never set hidden.b.grad, out.b.grad" in message, message
+
+
+def test_parameter_owners_follow_lists_and_dicts_of_layers() -> None:
+    class Layer(Module):
+        def __init__(self) -> None:
+            super().__init__()
+            self.W, self.b = Parameter(np.zeros((2, 2))), Parameter(np.zeros(2))
+
+    model = Module()
+    model.layers = [Layer(), Layer()]
+    model.named = {"head": Layer()}
+    params = [model.layers[1].b, model.named["head"].W, Parameter(np.zeros(1))]
+    found = probe_gate.parameter_owners(model, params)
+    assert [name for name, _ in found] == ["layers[1].b", "named['head'].W", None]
+    assert found[0][1] is model.layers[1] and found[2][1] is None
+
+
+def _fabricated(**extra: Any) -> str:
+    """The gate judge's verdict on a fabricated record (no training) holding ``extra``."""
+    inputs = _gate_inputs()
+    record = {
+        "model": {"opaque": "MLP", "text": "MLP()"},
+        "parameters": {"opaque": "generator", "text": "<generator>"},
+        "shapes": [list(a.shape) for a in inputs["init"]],
+        "logits": np.zeros((32, 10), np.float32),
+        **extra,
+    }
+    with pytest.raises(CheckFailed) as failed:
+        judge("mnist_accuracy", inputs, {"records": [record], "measured": MEASURED})
+    return str(failed.value)
+
+
+def test_without_evidence_the_gate_names_indices_and_blames_no_one_method() -> None:
+    message = _fabricated(missing_grad=[1, 3])
+    assert "got parameters 1, 3 without one" in message, message
+    assert "each layer's backward must store the gradients of its parameters" in message, message
+    forged = _fabricated(missing_grad=[1], missing_grad_evidence=[{"index": "x", "name": 3}])
+    assert "got parameters 1 without one" in forged and "each layer's backward must store" in forged, forged
+
+
+@pytest.mark.parametrize("secret", SECRETS)
+def test_a_b_grad_that_breaks_the_graders_update_is_named_with_its_shape(
+    secret: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    assert set(_lost(KEEPDIMS, secret)) == {"linear_backward_db"}  # its own check fails as before
+    record, message = _gate(_names(KEEPDIMS)["MLP"], monkeypatch)
+    assert "training_error" not in record and record["bad_grad"]["shape"] == [1, HIDDEN], record
+    assert f"expected fc1.b.grad to be an array of the shape of fc1.b, ({HIDDEN},)" in message, message
+    assert f"got ndarray of shape (1, {HIDDEN}) and dtype float32" in message, message
+    assert "Likely cause: Linear.backward stores in fc1.b.grad something the grader's SGD update cannot" in message
+    assert "do not line up" not in message
+
+
+def test_logits_that_break_the_graders_loss_gradient_at_a_later_step_are_named(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    shrinking = (
+        Edit(
+            "mlp",
+            "return self.fc2(self.relu(self.fc1(x)))",
+            "self.calls = getattr(self, 'calls', 0) + 1\n"
+            "        logits = self.fc2(self.relu(self.fc1(x)))\n"
+            "        return logits if self.calls < 3 else logits[:, :5]",
+        ),
+    )
+    record, message = _gate(_names(shrinking)["MLP"], monkeypatch, epochs=2)
+    assert "training_error" not in record and record["bad_logits"]["step"] == 3, record
+    assert "MLP(784, 256, 10).forward at training step 3: expected float logits of shape (32, 10)" in message, message
+    assert "got ndarray of shape (32, 5)" in message and "cannot use what forward returned" in message, message
+
+
+# ------------------------------------------------------- 4. the public MLP check runs its layers' checks first
+
+
+def test_a_wrong_relu_backward_is_not_blamed_on_a_correct_mlp() -> None:
+    message = _public(nn_public.check_mlp, _names(RELU_MASK_FROM_GRAD)["MLP"])
+    assert "MLP(5, 7, 3): not checked, because it runs your ReLU, whose public check fails." in message, message
+    assert "fix `ReLU.backward` first (the public check of ReLU fails there)" in message, message
+    assert "MLP.backward" not in message
+
+
+def test_a_wrong_relu_forward_is_named_as_the_method_to_fix_first() -> None:
+    message = _public(nn_public.check_mlp, _names(RELU_MIN)["MLP"])
+    assert "fix `ReLU.forward` first" in message and "MLP.forward" not in message, message
+
+
+def test_a_linear_backward_that_never_sets_b_grad_is_named_by_the_mlp_check() -> None:
+    message = _public(nn_public.check_mlp, _names(NO_DB)["MLP"])
+    assert "runs your Linear, whose public check fails" in message and "fix `Linear.backward` first" in message
+
+
+def test_only_layers_are_run_through_the_layers_checks() -> None:
+    """A ReLU that is a plain function is the MLP's own choice: no layer check runs on it, none is blamed."""
+    function_relu = (Edit("mlp", "self.relu = ReLU()", "self.relu = lambda x: x * (x > 0)"),)
+    message = _public(nn_public.check_mlp, _names(function_relu)["MLP"])
+    assert "first" not in message and "public check fails" not in message, message
+
+
+def test_the_public_mlp_check_still_passes_the_solution(capsys: pytest.CaptureFixture) -> None:
+    nn_public.check_mlp(_names(())["MLP"])
+    assert capsys.readouterr().out == "MLP: public checks passed.\n"  # the layers' checks print nothing of their own
+
+
+# ------------------------------------------------------------------------------ 5. words that fit the evidence
+
+
+@pytest.mark.parametrize(
+    ("accuracy", "words"),
+    [
+        (0.11, "training does not learn (the accuracy is near chance, 10%)"),
+        (0.60, "training learns far too little"),
+        (0.95, "training learns, but not enough: a gradient is slightly wrong"),
+    ],
+)
+def test_the_gates_cause_for_a_low_accuracy_depends_on_how_low(
+    accuracy: float, words: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    inputs = _gate_inputs()
+    monkeypatch.setattr(judge_gate, "test_accuracy", lambda params: accuracy)
+    record = {
+        "model": {"opaque": "MLP", "text": "MLP()"},
+        "parameters": {"opaque": "generator", "text": "<generator>"},
+        "shapes": [list(a.shape) for a in inputs["init"]],
+        "logits": np.zeros((32, 10), np.float32),
+        "trained": [np.array(a) for a in inputs["init"]],
+    }
+    with pytest.raises(CheckFailed) as failed:
+        judge("mnist_accuracy", inputs, {"records": [record], "measured": MEASURED})
+    message = str(failed.value)
+    assert f"Likely cause: {words}" in message, message
+    if accuracy < 0.9:
+        assert "slightly" not in message
+
+
+def test_a_band_prints_enough_digits_for_its_two_ends_to_differ() -> None:
+    with pytest.raises(CheckFailed) as failed:
+        check_within("L", np.asarray(0.9), np.asarray(0.8282812), 0.8282811, 0.8282813, accepted="anything")
+    message = str(failed.value)  # at six digits both ends print 0.828281
+    assert "anything between 0.8282811 and 0.8282813)" in message, message
+
+
+def test_a_band_of_one_value_is_shown_as_that_value() -> None:
+    with pytest.raises(CheckFailed) as failed:
+        check_within("L", np.asarray(0.9), np.asarray(0.8282812), 0.8282812, 0.8282812, accepted="anything")
+    message = str(failed.value)
+    assert "between" not in message and "expected 0.828281 (relative error at most 1e-06)" in message, message
+
+
+def test_a_scalar_nan_is_said_to_be_nan_not_at_an_index() -> None:
+    with pytest.raises(CheckFailed) as failed:
+        check_array("L", np.asarray(np.nan))
+    assert "expected only finite numbers, got the value nan" in str(failed.value), failed.value
+    with pytest.raises(CheckFailed) as failed:
+        check_close("L", np.asarray(2.0), np.asarray(1.0))
+    assert "index ()" not in str(failed.value) and "expected 1 (relative error at most 1e-06)" in str(failed.value)
+
+
+@pytest.mark.slow  # the real MNIST; training stops at its first step
+@pytest.mark.parametrize(
+    ("edits", "words"),
+    [
+        (NO_DB, "fc1.backward, fc2.backward ran but never set fc1.b.grad, fc2.b.grad: Linear.backward must store"),
+        (KEEPDIMS, "got ndarray of shape (1, 256) and dtype float32"),
+    ],
+)
+def test_the_gate_on_mnist_names_what_the_student_left_or_gave(edits: tuple[Edit, ...], words: str) -> None:
+    with grading.secret(SECRETS[0]), pytest.raises(CheckFailed) as failed:
+        run_here("mnist_accuracy", _names(edits)["MLP"])
+    assert words in str(failed.value), failed.value
