@@ -41,13 +41,7 @@ def test_the_corpus_has_at_least_eighteen_styles() -> None:
     assert len(CORPUS) >= 18
 
 
-WRONG_CAUSE = {
-    ("softmax_jacobian_style", "cross_entropy_backward"): (
-        "nn_diagnosis blames a missing max shift on NaN wherever exp can overflow and no target probability "
-        "underflows; here the softmax is shifted and the NaN is 0/0 from dividing by a non-target probability that "
-        "underflowed (the true cause is the division, which DIVIDES_BY_ZERO names)"
-    ),
-}
+WRONG_CAUSE: dict[tuple[str, str], str] = {}
 """Cells whose named cause the evidence does not support, in grader code outside the corpus's scope: each is a strict
 xfail, so the test fails again (XPASS) once the grader is fixed and the entry must go."""
 
@@ -191,19 +185,11 @@ def _gate_expected(name: str) -> dict[str, str | None]:
     return grading.namespace(CORPUS[name]).get("GATE")
 
 
-GATE_WRONG_CAUSE = {
-    name: "the gate names a cause for a .grad of the wrong shape breaking the grader's update that is not its true "
-    "cause (branch wt-causes)"
-    for name in ("keepdims_bias_style", "class_cache_style", "ng_column_style")
-}
-
-
 def _gate_params() -> list:
     return [
         pytest.param(
             name,
             id=name,
-            marks=[pytest.mark.xfail(strict=True, reason=GATE_WRONG_CAUSE[name])] if name in GATE_WRONG_CAUSE else [],
         )
         for name in sorted(CORPUS)
         if _gate_expected(name) is not None

@@ -8,6 +8,7 @@ reference's exact ones.
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 import nn_public_data
@@ -70,3 +71,9 @@ def test_the_written_file_evaluates_to_the_data() -> None:
     exec(compile(writer.source(), "<nn_public_data>", "exec"), names)  # noqa: S102 - the generator's own text
     for name, value in GENERATED.items():
         _same(names[name], value, name)
+
+
+def test_the_written_file_names_only_dtypes_numpy_1_26_has() -> None:
+    # np.bool was removed in NumPy 1.24 and came back in 2.0; students may run 1.26 (pyproject: numpy>=1.26).
+    dtypes = set(re.findall(r"dtype=([\w.]+)", writer.source()))
+    assert dtypes and dtypes <= {"bool", "np.float32", "np.float64", "np.int64"}, dtypes

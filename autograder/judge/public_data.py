@@ -139,7 +139,9 @@ def literal(value: Any) -> str:
     if isinstance(value, np.ndarray):
         if value.dtype.kind == "f" and not np.isfinite(value).all():
             raise ValueError("a stored value must be finite")
-        return f"np.array({value.tolist()!r}, dtype=np.{value.dtype})"
+        # np.bool exists only from NumPy 2 (the kit supports 1.26): booleans use the builtin type.
+        dtype = "bool" if value.dtype.kind == "b" else f"np.{value.dtype}"
+        return f"np.array({value.tolist()!r}, dtype={dtype})"
     if isinstance(value, dict):
         return "{" + ", ".join(f"{k!r}: {literal(v)}" for k, v in value.items()) + "}"
     if isinstance(value, (list, tuple)):
