@@ -79,9 +79,9 @@ def _loop_cause(record: dict[str, Any]) -> Any:
         return SLOWER_HINT
     if not where:
         return SLOWER_HINT
-    big_lines = say.GATE_AT_LEAST(count=f"{counts[1]:,}") if loop.get("capped") else f"{counts[1]:,}"
+    big_lines = say.GATE_AT_LEAST(count=counts[1]) if loop.get("capped") else counts[1]
     return say.GATE_LOOP_GOT_WHERE(
-        small=f"{counts[0]:,}", small_rows=counts[2], big=big_lines, big_rows=counts[3], where=", ".join(where)
+        small=counts[0], small_rows=counts[2], big=big_lines, big_rows=counts[3], where=where
     )
 
 
@@ -165,7 +165,7 @@ def _finite_parameters(trained: list[np.ndarray]) -> None:
     """Fail if a trained parameter holds NaN or infinity (training diverged, or something wrote it there)."""
     bad = [name for name, p in zip(PARAMETER_NAMES, trained, strict=True) if not np.isfinite(p).all()]
     if bad:
-        fail(TRAINING, say.GATE_FINITE_PARAMETERS, say.GATE_NOT_FINITE(names=", ".join(bad)), say.GATE_DIVERGED)
+        fail(TRAINING, say.GATE_FINITE_PARAMETERS, say.GATE_NOT_FINITE(names=bad), say.GATE_DIVERGED)
 
 
 def judge_accuracy(
@@ -248,9 +248,9 @@ def _plain_shapes(shapes: Any) -> Any:
         return "?"
 
 
-def _plain_indices(values: Any) -> str:
-    """Integers the probe recorded, joined for a message (anything else is shown as '?')."""
+def _plain_indices(values: Any) -> list[int] | str:
+    """Integers the probe recorded, as a list for a message (anything else is shown as '?')."""
     try:
-        return ", ".join(str(int(v)) for v in list(values)[:8])
+        return [int(v) for v in list(values)[:8]]
     except (TypeError, ValueError):
         return "?"

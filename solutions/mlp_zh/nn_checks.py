@@ -9,7 +9,8 @@ were computed once by the grader's float64 reference with central finite differe
 
 from __future__ import annotations
 
-import textwrap
+import re
+import unicodedata
 from collections.abc import Sequence
 from typing import Any
 
@@ -24,18 +25,92 @@ FD_TOLERANCE = 1e-6
 
 
 MESSAGE_WIDTH = WIDTH[LANGUAGE]
-"""Width a failure message is wrapped to in a notebook (nbgrader's validator cuts lines after 86 characters)."""
+"""Columns a failure message is wrapped to in a notebook (nbgrader's validator cuts lines after 86 characters)."""
+
+_NUMBER = re.compile(r"[-+−]?\d[\d,]*(?:\.\d+)?(?:[eE][-+]?\d+)?(?:/\d+(?:\.\d+)?)?(?: ?%)?")
+_UNIT = re.compile(
+    r"`[^`\n]*`"  # a code span
+    r"|\((?:[^()\s]+(?:, ?[^()\s]+)*,?)?\)"  # a tuple or shape: (3, 2), (2,), (), (D_in, D_out)
+    rf"|{_NUMBER.pattern}"  # a number: 1e-06, 0.8/60311, 97 %
+    r"|[^\s`]"  # one character
+)
+"""What a line is never broken inside: a code span, a tuple, a number; a run of Latin letters is kept whole below."""
+_OPENING = set("（“‘《「『【〔([{")
+_CLOSING = set("，。、：；！？）”’》」』】〕)]}.,:;!?%")
+
+
+def display_width(text: str) -> int:
+    """Columns ``text`` takes in a terminal or a notebook: a Chinese character or full-width sign takes two."""
+    return sum(2 if unicodedata.east_asian_width(c) in "WF" else 0 if unicodedata.combining(c) else 1 for c in text)
+
+
+def _pieces(line: str) -> list[str]:
+    """``line`` cut where it may be broken: spaces are pieces of their own; a code span, a tuple, a number or a word
+    of Latin letters is one piece; each Chinese character is one, with the punctuation that may not start a line
+    before it, or end one after it."""
+    units = [m.group() for m in re.finditer(_UNIT.pattern + r"|\s+", line)]
+    pieces: list[str] = []
+    for unit in units:
+        glued = bool(pieces) and not pieces[-1].isspace() and not unit.isspace()
+        latin = glued and not say.is_wide(unit[0]) and not say.is_wide(pieces[-1][-1])
+        if glued and (latin or unit[0] in _CLOSING or pieces[-1][-1] in _OPENING):
+            pieces[-1] += unit
+        else:
+            pieces.append(unit)
+    return pieces
+
+
+def wrap(line: str, width: int, indent: str = "") -> list[str]:
+    """``line`` wrapped to ``width`` columns, never inside a code span, a number, a tuple or a Latin word (a piece
+    wider than a whole line is cut between those); lines after the first start with ``indent``. Punctuation that may
+    not start a line stays at the end of the one before, past ``width`` if need be."""
+    lines: list[str] = []
+    current, space = line[: len(line) - len(line.lstrip())], ""
+    for piece in _pieces(line.lstrip()):
+        if piece.isspace():
+            space = piece
+            continue
+        if current.strip() and not _fits(current + space + piece, width):
+            lines.append(current)
+            current, space = indent, ""
+        current += space + piece
+        space = ""
+        while not _fits(current, width) and len(current) > len(indent) + 1:  # a piece wider than a line
+            cut = _cut(current, width, len(current) - len(piece))
+            lines.append(current[:cut])
+            current, piece = indent + current[cut:], current[cut:]
+    lines.append(current)
+    return [line.rstrip() for line in lines]
+
+
+def _fits(line: str, width: int) -> bool:
+    """Whether ``line`` fits in ``width`` columns, punctuation that may not start a line hanging past the end."""
+    return display_width(line.rstrip("".join(_CLOSING))) <= width
+
+
+def _cut(line: str, width: int, start: int) -> int:
+    """Where to cut ``line``, whose last piece (from ``start``) is wider than a line: between two of its code spans,
+    tuples, numbers or characters, the last place that fits and leaves no punctuation alone; inside one only if the
+    first is itself wider than the line."""
+    units = [start + m.end() for m in _UNIT.finditer(line[start:])][:-1]
+    fits = [end for end in units if _fits(line[:end], width)]
+    kind = [end for end in fits if line[end] not in _CLOSING and line[end - 1] not in _OPENING]
+    if kind or fits:
+        return (kind or fits)[-1]
+    cut = len(line)
+    while cut > start + 1 and display_width(line[:cut]) > width:
+        cut -= 1
+    return cut
 
 
 def render_message(message: str, width: int = MESSAGE_WIDTH) -> list[str]:
-    """A failure message as notebook traceback lines: wrapped to ``width``, the first line in red."""
+    """A failure message as notebook traceback lines: wrapped to ``width`` columns, its first line (all of its wrapped
+    lines) in red."""
     lines: list[str] = []
-    for line in message.splitlines() or [""]:
+    for number, line in enumerate(message.splitlines() or [""]):
         indent = " " * (len(line) - len(line.lstrip()))
-        lines += textwrap.wrap(
-            line, width, subsequent_indent=indent + "  ", break_on_hyphens=False, break_long_words=True
-        ) or [""]
-    lines[0] = f"\x1b[1;31m{lines[0]}\x1b[0m"
+        wrapped = wrap(line, width, indent + "  ")
+        lines += [f"\x1b[1;31m{part}\x1b[0m" for part in wrapped] if number == 0 else wrapped
     return lines
 
 
