@@ -115,7 +115,7 @@ GATE_AFTER_CHECKS = text(
     zh="这项测试会训练你的 MLP、Linear 和 ReLU：请先让上面它们的检查通过",
 )
 GATE_SHAPES_EXPECTED = message(
-    "gate.shapes_expected", en="W1, b1, W2, b2 of shapes {shapes}", zh="W1、b1、W2、b2，形状为 {shapes}"
+    "gate.shapes_expected", en="W1, b1, W2, b2 of shapes {shapes}", zh="W1、b1、W2、b2，形状依次为 {shapes}"
 )
 GATE_SHAPES = message("gate.shapes", en="shapes {shapes}", zh="形状 {shapes}")
 GATE_LOOP_GOT_WHERE = message(
@@ -130,7 +130,7 @@ GATE_CPU_EXPECTED = message(
     "gate.cpu_expected",
     en="the training to use at most {limit} times the CPU time of the grader's own NumPy training of the same steps, "
     "both measured from outside at the same time",
-    zh="训练所用的 CPU 时间不超过评分程序自己用 NumPy 训练同样步数所用时间的 {limit} 倍（两者同时从外部测量）",
+    zh="不超过评分程序自己用 NumPy 训练同样步数所用 CPU 时间的 {limit} 倍（两者同时从外部测量）",
 )
 GATE_CPU_GOT = message(
     "gate.cpu_got",
@@ -171,9 +171,9 @@ GATE_SLOW = text(
 GATE_EVERY_GRAD = text(
     "gate.every_grad",
     en="every parameter to have a .grad after MLP.backward",
-    zh="MLP.backward 之后每个参数都有 .grad",
+    zh="MLP.backward 之后所有参数的 .grad",
 )
-GATE_WITHOUT_GRAD = message("gate.without_grad", en="parameters {names} without one", zh="参数 {names} 没有 .grad")
+GATE_WITHOUT_GRAD = message("gate.without_grad", en="parameters {names} without one", zh="缺少 .grad 的参数 {names}")
 GATE_BACKWARD_CALLS = text(
     "gate.backward_calls",
     en="MLP.backward must call fc2.backward, relu.backward and fc1.backward",
@@ -183,10 +183,10 @@ GATE_FINITE = text("gate.finite_logits", en="finite logits", zh="有限的 logit
 GATE_FINITE_PARAMETERS = text(
     "gate.finite_parameters",
     en="the trained W1, b1, W2, b2 to hold only finite numbers",
-    zh="训练后的 W1、b1、W2、b2 中只有有限的数",
+    zh="训练后只含有限数的 W1、b1、W2、b2",
 )
 GATE_NOT_FINITE = message(
-    "gate.not_finite", en="{names} holding NaN or infinity after training", zh="训练后 {names} 中含有 NaN 或无穷大"
+    "gate.not_finite", en="{names} holding NaN or infinity after training", zh="训练后含有 NaN 或无穷大的 {names}"
 )
 GATE_DIVERGED_AT = message(
     "gate.diverged_at", en="NaN or inf after {steps} SGD steps", zh="SGD 更新 {steps} 步之后出现 NaN 或 inf"
@@ -199,7 +199,7 @@ GATE_DIVERGED = text(
 GATE_FLOAT_ARRAYS = text(
     "gate.float_arrays",
     en="the trained W1, b1, W2, b2 as float arrays",
-    zh="训练后的 W1、b1、W2、b2，且为浮点数组",
+    zh="训练后的 W1、b1、W2、b2 四个浮点数组",
 )
 GATE_SOMETHING_ELSE = text("gate.something_else", en="something else", zh="其他东西")
 GATE_FORGED = text(
