@@ -32,7 +32,7 @@ _UNIT = re.compile(
     r"`[^`\n]*`"  # a code span
     r"|\((?:[^()\s]+(?:, ?[^()\s]+)*,?)?\)"  # a tuple or shape: (3, 2), (2,), (), (D_in, D_out)
     rf"|{_NUMBER.pattern}"  # a number: 1e-06, 0.8/60311, 97 %
-    r"|[^\s`]"  # one character
+    r"|\S"  # one character (a backtick without its pair too)
 )
 """What a line is never broken inside: a code span, a tuple, a number; a run of Latin letters is kept whole below."""
 _OPENING = set("（“‘《「『【〔([{")
@@ -44,19 +44,24 @@ def display_width(text: str) -> int:
     return sum(2 if unicodedata.east_asian_width(c) in "WF" else 0 if unicodedata.combining(c) else 1 for c in text)
 
 
-def _pieces(line: str) -> list[str]:
+Piece = list[str]
+"""What a line is not broken inside unless it is wider than a line: its units (code spans, tuples, numbers,
+characters), cut between them then."""
+
+
+def _pieces(line: str) -> list[Piece]:
     """``line`` cut where it may be broken: spaces are pieces of their own; a code span, a tuple, a number or a word
     of Latin letters is one piece; each Chinese character is one, with the punctuation that may not start a line
     before it, or end one after it."""
-    units = [m.group() for m in re.finditer(_UNIT.pattern + r"|\s+", line)]
-    pieces: list[str] = []
-    for unit in units:
-        glued = bool(pieces) and not pieces[-1].isspace() and not unit.isspace()
-        latin = glued and not say.is_wide(unit[0]) and not say.is_wide(pieces[-1][-1])
-        if glued and (latin or unit[0] in _CLOSING or pieces[-1][-1] in _OPENING):
-            pieces[-1] += unit
+    pieces: list[Piece] = []
+    for unit in (m.group() for m in re.finditer(_UNIT.pattern + r"|\s+", line)):
+        glued = bool(pieces) and not pieces[-1][-1].isspace() and not unit.isspace()
+        before = pieces[-1][-1][-1] if pieces else ""
+        latin = glued and not say.is_wide(unit[0]) and not say.is_wide(before)
+        if glued and (latin or unit[0] in _CLOSING or before in _OPENING):
+            pieces[-1].append(unit)
         else:
-            pieces.append(unit)
+            pieces.append([unit])
     return pieces
 
 
@@ -67,18 +72,19 @@ def wrap(line: str, width: int, indent: str = "") -> list[str]:
     lines: list[str] = []
     current, space = line[: len(line) - len(line.lstrip())], ""
     for piece in _pieces(line.lstrip()):
-        if piece.isspace():
-            space = piece
+        if piece[0].isspace():
+            space = piece[0]
             continue
-        if current.strip() and not _fits(current + space + piece, width):
+        if current.strip() and not _fits(current + space + "".join(piece), width):
             lines.append(current)
             current, space = indent, ""
-        current += space + piece
+        current += space
         space = ""
-        while not _fits(current, width) and len(current) > len(indent) + 1:  # a piece wider than a line
-            cut = _cut(current, width, len(current) - len(piece))
-            lines.append(current[:cut])
-            current, piece = indent + current[cut:], current[cut:]
+        while not _fits(current + "".join(piece), width) and len(current + "".join(piece)) > len(indent) + 1:
+            kept, piece = _cut(current, piece, width)  # a piece wider than a line
+            lines.append(current + kept)
+            current = indent
+        current += "".join(piece)
     lines.append(current)
     return [line.rstrip() for line in lines]
 
@@ -88,19 +94,19 @@ def _fits(line: str, width: int) -> bool:
     return display_width(line.rstrip("".join(_CLOSING))) <= width
 
 
-def _cut(line: str, width: int, start: int) -> int:
-    """Where to cut ``line``, whose last piece (from ``start``) is wider than a line: between two of its code spans,
-    tuples, numbers or characters, the last place that fits and leaves no punctuation alone; inside one only if the
-    first is itself wider than the line."""
-    units = [start + m.end() for m in _UNIT.finditer(line[start:])][:-1]
-    fits = [end for end in units if _fits(line[:end], width)]
-    kind = [end for end in fits if line[end] not in _CLOSING and line[end - 1] not in _OPENING]
-    if kind or fits:
-        return (kind or fits)[-1]
-    cut = len(line)
-    while cut > start + 1 and display_width(line[:cut]) > width:
+def _cut(line: str, piece: Piece, width: int) -> tuple[str, Piece]:
+    """What of ``piece``, too wide to follow ``line``, ends the line, and the rest: whole units, as many as fit,
+    leaving no punctuation alone; part of the first unit only if it alone does not fit."""
+    ends = [n for n in range(1, len(piece)) if _fits(line + "".join(piece[:n]), width)]
+    kind = [n for n in ends if piece[n][0] not in _CLOSING and piece[n - 1][-1] not in _OPENING]
+    if kind or ends:
+        n = (kind or ends)[-1]
+        return "".join(piece[:n]), piece[n:]
+    first = piece[0]
+    cut = len(first)
+    while cut > 1 and display_width(line + first[:cut]) > width:
         cut -= 1
-    return cut
+    return first[:cut], [first[cut:], *piece[1:]]
 
 
 def render_message(message: str, width: int = MESSAGE_WIDTH) -> list[str]:

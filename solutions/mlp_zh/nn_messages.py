@@ -223,9 +223,9 @@ RAISED_AT = message(
 )
 SHAPES_MATMUL = message(
     "shapes.matmul",
-    en="in a matrix product A @ B, the last axis of A has {left} entries and the first axis of B has {right}: they "
+    en="in a matrix product `A @ B`, the last axis of A has {left} entries and the first axis of B has {right}: they "
     "must be equal\n  NumPy's words: {numpy}",
-    zh="矩阵乘积 A @ B 中，A 的最后一维长 {left}，B 的第一维长 {right}，两者应当相等\n  NumPy 的原文：{numpy}",
+    zh="矩阵乘积 `A @ B` 中，A 的最后一维长 {left}，B 的第一维长 {right}，两者应当相等\n  NumPy 的原文：{numpy}",
 )
 """NumPy's matmul error, explained from what it says (the two sizes that differ)."""
 SHAPES_DOT = message(
