@@ -9,6 +9,7 @@ many widths, no line breaks inside a code span, a number or a tuple.
 
 from __future__ import annotations
 
+import json
 import random
 import re
 import string
@@ -25,6 +26,7 @@ from nn_messages import CATALOGUE, Text, render  # noqa: E402
 import autograder.messages  # noqa: E402, F401 - declares the grader's and the probe's messages
 import grading  # noqa: E402
 import nn_public  # noqa: E402, F401
+from autograder.judge.common import bounded_text  # noqa: E402
 from catalogue.mistakes import MISTAKES  # noqa: E402
 from nn_checks import display_width, render_message, wrap  # noqa: E402
 from nn_diagnosis import explain_error  # noqa: E402
@@ -103,8 +105,14 @@ def test_expected_and_got_read_as_one_chinese_sentence() -> None:
 
 def test_a_list_in_a_chinese_sentence_is_joined_with_the_chinese_separator() -> None:
     lists = [text for where, text in GRADED if where.startswith("mlp_parameters_incomplete/")]
-    assert lists and all("W1、b1、W2、b2" in text and "缺少 W2、b2" in text for text in lists), lists
+    assert lists and all("W1、b1、W2、b2" in text and "缺少 W2 和 b2：" in text for text in lists), lists
     assert render(say.PARAMETERS_MISS(names=["W2", "b2"]), "en").startswith("parameters() misses W2, b2:")
+    both = say.ALL_OF(items=[say.SHAPE(shape=(3, 2)), say.OTHER_ARRAYS(), "W1"])
+    assert render(both, "zh") == "形状 (3, 2)、其他数组和 W1" and render(both, "en") == "shape (3, 2), other arrays, W1"
+    recorded = Text.from_data(
+        json.loads(json.dumps(bounded_text(autograder.messages.GATE_NOT_FINITE(names=both)).to_data()))
+    )
+    assert render(recorded, "zh") == "训练后含有 NaN 或无穷大的形状 (3, 2)、其他数组和 W1"
 
 
 def test_sgd_failure_has_one_colon_before_what_was_expected() -> None:
@@ -116,7 +124,7 @@ def test_sgd_failure_has_one_colon_before_what_was_expected() -> None:
     "operation, explained",
     [
         (lambda: np.ones((1, 4)) @ np.ones((5, 3)), "矩阵乘积 `A @ B` 中，A 的最后一维长 4，B 的第一维长 5"),
-        (lambda: np.ones((4, 3)) + np.ones((2,)), "对形状为 (4, 3)、(2,) 的数组做逐元素运算"),
+        (lambda: np.ones((4, 3)) + np.ones((2,)), "对形状为 (4, 3) 和 (2,) 的数组做逐元素运算"),
         (lambda: np.dot(np.ones((4, 3)), np.ones((2, 5))), "形状为 (4, 3) 和 (2, 5) 的两个数组做矩阵乘积"),
         (lambda: np.ones(3).__iadd__(np.ones((4, 3))), "要把形状为 (4, 3) 的结果写入形状为 (3,) 的数组"),
     ],

@@ -19,7 +19,7 @@ import time
 from typing import Any
 
 import numpy as np
-from nn_messages import EXPECTED_GOT, SHAPE, CheckFailed, Failure
+from nn_messages import ALL_OF, EXPECTED_GOT, SHAPE, CheckFailed, Failure
 
 from autograder import messages as say
 from autograder.judge import gate_reference, reference
@@ -81,7 +81,7 @@ def _loop_cause(record: dict[str, Any]) -> Any:
         return SLOWER_HINT
     big_lines = say.GATE_AT_LEAST(count=counts[1]) if loop.get("capped") else counts[1]
     return say.GATE_LOOP_GOT_WHERE(
-        small=counts[0], small_rows=counts[2], big=big_lines, big_rows=counts[3], where=where
+        small=counts[0], small_rows=counts[2], big=big_lines, big_rows=counts[3], where=ALL_OF(items=where)
     )
 
 
@@ -165,7 +165,7 @@ def _finite_parameters(trained: list[np.ndarray]) -> None:
     """Fail if a trained parameter holds NaN or infinity (training diverged, or something wrote it there)."""
     bad = [name for name, p in zip(PARAMETER_NAMES, trained, strict=True) if not np.isfinite(p).all()]
     if bad:
-        fail(TRAINING, say.GATE_FINITE_PARAMETERS, say.GATE_NOT_FINITE(names=bad), say.GATE_DIVERGED)
+        fail(TRAINING, say.GATE_FINITE_PARAMETERS, say.GATE_NOT_FINITE(names=ALL_OF(items=bad)), say.GATE_DIVERGED)
 
 
 def judge_accuracy(
@@ -199,7 +199,7 @@ def judge_accuracy(
         fail(
             TRAINING,
             say.GATE_EVERY_GRAD,
-            say.GATE_WITHOUT_GRAD(names=_plain_indices(record["missing_grad"])),
+            say.GATE_WITHOUT_GRAD(names=ALL_OF(items=_plain_indices(record["missing_grad"]))),
             say.GATE_BACKWARD_CALLS,
         )
     if "diverged_at" in record:

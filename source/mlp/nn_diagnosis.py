@@ -467,7 +467,7 @@ def check_parameters(what: Text | str, description: dict[str, Any]) -> None:
         found=[tuple(s) for s in description["found_shapes"]],
     )
     missing = description["missing"]
-    cause = say.PARAMETERS_MISS(names=list(missing)) if missing else say.PARAMETERS_OTHER
+    cause = say.PARAMETERS_MISS(names=say.ALL_OF(items=list(missing))) if missing else say.PARAMETERS_OTHER
     raise CheckFailed(Failure(message, cause))
 
 
@@ -564,7 +564,8 @@ def shape_error(info: dict[str, Any]) -> Text | None:
     if found := _DOT.search(numpy):
         return say.SHAPES_DOT(left=_shape(found[1]), right=_shape(found[2]), numpy=numpy)
     if found := _BROADCAST.search(numpy):
-        return say.SHAPES_BROADCAST(shapes=[_shape(s) for s in re.findall(_SHAPE, found[1])], numpy=numpy)
+        shapes = say.ALL_OF(items=[_shape(s) for s in re.findall(_SHAPE, found[1])])
+        return say.SHAPES_BROADCAST(shapes=shapes, numpy=numpy)
     if found := _OUTPUT.search(numpy):
         return say.SHAPES_OUTPUT(target=_shape(found[1]), result=_shape(found[2]), numpy=numpy)
     return None

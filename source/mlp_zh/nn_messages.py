@@ -26,8 +26,9 @@ Field = Any
 as the language lists things), or a raw value (code, numbers, shapes, a type name) shown as ``str(value)`` in every
 language."""
 
-LIST_SEPARATOR = {"en": ", ", "zh": "、"}
-"""How a language separates the items of a list."""
+LIST_WORDS = {"en": {"list": ", ", "and": ", "}, "zh": {"list": "、", "and": " 和 "}}
+"""How a language joins the items of a list: a plain list, and before the last item of ``ALL_OF`` (English keeps the
+comma lists its checks always showed; a space beside a Chinese word is dropped as in templates)."""
 
 SPACE_BESIDE_WIDE = {"en": " ", "zh": ""}
 """What a space in a template between a field and a wide (Chinese, full-width) character becomes, when the other side
@@ -115,9 +116,11 @@ def render(text: Text | list | str | None, language: str = "en") -> str:
     if text is None:
         return ""
     if isinstance(text, list):
-        return LIST_SEPARATOR.get(language, ", ").join(render(item, language) for item in text)
+        return _listed([render(item, language) for item in text], language, "list")
     if not isinstance(text, Text):
         return str(text)
+    if text.id in _CONJUNCTIONS and isinstance(text.fields.get("items"), list):
+        return _listed([render(item, language) for item in text.fields["items"]], language, _CONJUNCTIONS[text.id])
     template = CATALOGUE[text.id].template(language if language in LANGUAGES else "en")
     values = {name: render(value, language) for name, value in text.fields.items()}
     space = SPACE_BESIDE_WIDE.get(language, " ")
@@ -130,6 +133,16 @@ def render(text: Text | list | str | None, language: str = "en") -> str:
             value = values[name] if conversion is None else repr(values[name])
             words = _joined(words, format(value, spec or ""), space)
     return words
+
+
+def _listed(items: list[str], language: str, kind: str) -> str:
+    """``items`` joined as ``language`` lists things (``LIST_WORDS``): the last with the word of ``kind``."""
+    words = LIST_WORDS.get(language, LIST_WORDS["en"])
+    space = SPACE_BESIDE_WIDE.get(language, " ")
+    joined = items[0] if items else ""
+    for number, item in enumerate(items[1:], 2):
+        joined = _joined(_joined(joined, words[kind if number == len(items) else "list"], space), item, space)
+    return joined
 
 
 def is_wide(character: str) -> bool:
@@ -210,6 +223,10 @@ NO_CHINESE_FONT = message(
     en="No Chinese font found: the plots' Chinese labels show as boxes (install one, e.g. Noto Sans CJK SC).",
     zh="没有找到中文字体：图中的中文标签会显示为方框（请安装一种中文字体，例如 Noto Sans CJK SC）。",
 )
+
+ALL_OF = message("list.and", en="{items}", zh="{items}")
+"""A list whose items all count ("W2 和 b2"): ``ALL_OF(items=[...])``, joined by ``LIST_WORDS``."""
+_CONJUNCTIONS = {ALL_OF.id: "and"}
 
 # --- the sentence of a failure: what was checked, and what went wrong
 EXPECTED_GOT = message(
