@@ -85,7 +85,7 @@ LOSS_CALL = message(
 LOSS_TARGET_AXIS = text(
     "loss.target_axis",
     en="the targets index the wrong axis: y holds one class index per row, so pick entries with [np.arange(B), y]",
-    zh="用目标索引了错误的轴：y 中每行一个类别下标，所以应当用 [np.arange(B), y] 取元素",
+    zh="用标签索引了错误的轴：y 中每行一个类别下标（真实标签），所以应当用 [np.arange(B), y] 取元素",
 )
 
 # --------------------------------------------------------------------------------------------- SGD
@@ -100,7 +100,9 @@ SGD_STEP = message(
 
 GATE_SPEED = text("gate.speed", en="MNIST training speed", zh="MNIST 训练速度")
 GATE_TRAINING = text(
-    "gate.training", en="MNIST training (784-256-10, batch 32)", zh="MNIST 训练（784-256-10，批量大小 32）"
+    "gate.training",
+    en="MNIST training (784-256-10, batch 32)",
+    zh="MNIST 训练（784-256-10，一个 batch 中有 32 个样本）",
 )
 GATE_FORWARD = text(
     "gate.forward",
@@ -113,22 +115,22 @@ GATE_AFTER_CHECKS = text(
     zh="这项测试会训练你的 MLP、Linear 和 ReLU：请先让上面它们的检查通过",
 )
 GATE_SHAPES_EXPECTED = message(
-    "gate.shapes_expected", en="W1, b1, W2, b2 of shapes {shapes}", zh="W1、b1、W2、b2，形状为 {shapes}"
+    "gate.shapes_expected", en="W1, b1, W2, b2 of shapes {shapes}", zh="W1、b1、W2、b2，形状依次为 {shapes}"
 )
 GATE_SHAPES = message("gate.shapes", en="shapes {shapes}", zh="形状 {shapes}")
 GATE_LOOP_GOT_WHERE = message(
     "gate.loop_got_where",
     en="a Python loop over samples or entries in {where} (a step ran {small} lines of Python for {small_rows} rows "
     "and {big} for {big_rows}); use matrix products (x @ W) on the whole batch",
-    zh="{where} 中有遍历样本或元素的 Python 循环（一个训练步处理 {small_rows} 行时运行 {small} 行 Python，处理 "
-    "{big_rows} 行时运行 {big} 行）；请对整个 batch 使用矩阵乘积（x @ W）",
+    zh="{where} 中有遍历样本或元素的 Python 循环（一个训练步处理 {small_rows} 行数据时运行了 {small} 行 Python "
+    "代码，处理 {big_rows} 行时运行了 {big} 行）；请对整个 batch 使用矩阵乘积（x @ W）",
 )
 GATE_AT_LEAST = message("gate.at_least", en="at least {count}", zh="至少 {count}")
 GATE_CPU_EXPECTED = message(
     "gate.cpu_expected",
     en="the training to use at most {limit} times the CPU time of the grader's own NumPy training of the same steps, "
     "both measured from outside at the same time",
-    zh="训练所用的 CPU 时间不超过评分程序自己用 NumPy 训练同样步数所用时间的 {limit} 倍（两者同时从外部测量）",
+    zh="不超过评分程序自己用 NumPy 训练同样步数所用 CPU 时间的 {limit} 倍（两者同时从外部测量）",
 )
 GATE_CPU_GOT = message(
     "gate.cpu_got",
@@ -169,9 +171,9 @@ GATE_SLOW = text(
 GATE_EVERY_GRAD = text(
     "gate.every_grad",
     en="every parameter to have a .grad after MLP.backward",
-    zh="MLP.backward 之后每个参数都有 .grad",
+    zh="MLP.backward 之后所有参数的 .grad",
 )
-GATE_WITHOUT_GRAD = message("gate.without_grad", en="parameters {names} without one", zh="参数 {names} 没有 .grad")
+GATE_WITHOUT_GRAD = message("gate.without_grad", en="parameters {names} without one", zh="缺少 .grad 的参数 {names}")
 GATE_BACKWARD_CALLS = text(
     "gate.backward_calls",
     en="each layer's backward must store the gradients of its parameters in their .grad, and MLP.backward must call "
@@ -217,10 +219,10 @@ GATE_FINITE = text("gate.finite_logits", en="finite logits", zh="有限的 logit
 GATE_FINITE_PARAMETERS = text(
     "gate.finite_parameters",
     en="the trained W1, b1, W2, b2 to hold only finite numbers",
-    zh="训练后的 W1、b1、W2、b2 中只有有限的数",
+    zh="训练后只含有限数的 W1、b1、W2、b2",
 )
 GATE_NOT_FINITE = message(
-    "gate.not_finite", en="{names} holding NaN or infinity after training", zh="训练后 {names} 中含有 NaN 或无穷大"
+    "gate.not_finite", en="{names} holding NaN or infinity after training", zh="训练后含有 NaN 或无穷大的 {names}"
 )
 GATE_DIVERGED_AT = message(
     "gate.diverged_at", en="NaN or inf after {steps} SGD steps", zh="SGD 更新 {steps} 步之后出现 NaN 或 inf"
@@ -233,7 +235,7 @@ GATE_DIVERGED = text(
 GATE_FLOAT_ARRAYS = text(
     "gate.float_arrays",
     en="the trained W1, b1, W2, b2 as float arrays",
-    zh="训练后的 W1、b1、W2、b2，且为浮点数组",
+    zh="训练后的 W1、b1、W2、b2 四个浮点数组",
 )
 GATE_SOMETHING_ELSE = text("gate.something_else", en="something else", zh="其他东西")
 GATE_FORGED = text(
@@ -272,8 +274,8 @@ GATE_NEAR_REFERENCE = message(
     "the same start on the same data ends (a correct MLP, in float32, float64 or with einsum, ends 2-9 % away; "
     "training moves W1 about 50 % and W2 about 75 %)",
     zh="训练后的 W1 和 W2 与评分程序从同一起点、在同样数据上训练正确的多层感知机所到达的位置相差不超过 {limit}"
-    "（相对 L2 距离；正确的多层感知机无论用 float32、float64 还是 einsum，都相差 2-9 %；训练本身使 W1 移动约 50 %，"
-    "W2 约 75 %）",
+    "（相对 L2 距离；正确的多层感知机无论用 float32、float64 还是 einsum，都相差 2%～9%；训练本身使 W1 移动约 50%，"
+    "W2 约 75%）",
 )
 GATE_TOO_FAR = message(
     "gate.too_far",
@@ -386,7 +388,7 @@ RECORD_CHANGED_CAUSE = text(
 RECORD_UNJUDGEABLE = message(
     "worker.record_unjudgeable",
     en="This check's record could not be judged ({problem}); your code changed or broke the worker's files.",
-    zh="这项检查的记录无法评判（{problem}）：你的代码修改或破坏了工作进程的文件。",
+    zh="这项检查的记录无法评判（{problem}）；你的代码修改或破坏了工作进程的文件。",
 )
 
 
@@ -475,7 +477,7 @@ REPORT_NO_VERDICT = text("report.no_verdict", en="no verdict", zh="无判定")
 REPORT_CAUSE = text("report.cause", en="cause", zh="原因")
 REPORT_COUNT = text("report.count", en="count", zh="人数")
 REPORT_MESSAGE = text("report.message", en="message", zh="信息")
-REPORT_GOT = text("report.got", en="what came", zh="实际得到")
+REPORT_GOT = text("report.got", en="what came", zh="实际结果")
 REPORT_FAILED_CHECKS = text("report.failed_checks", en="failed checks", zh="未通过的检查")
 REPORT_WHY = text("report.why", en="why", zh="原因")
 REPORT_PAIR = text("report.pair", en="pair", zh="学生对")
@@ -510,12 +512,12 @@ REPORT_LEAD = message(
 REPORT_MORE_PAIRS = message(
     "report.more_pairs",
     en="{shown} of {total} pairs shown; every pair is in similar.csv.",
-    zh="显示了 {total} 对中的 {shown} 对；所有的学生对都在 similar.csv 中。",
+    zh="共 {total} 对，这里显示 {shown} 对；所有的学生对都在 similar.csv 中。",
 )
 REPORT_RESIDUE = text(
     "report.residue",
     en="Failed checks the catalogue names no cause for, grouped by what came: what the catalogue does not explain yet.",
-    zh="目录中没有命名原因的失败，按实际得到的结果分组：目录尚未解释的部分。",
+    zh="目录中没有命名原因的失败，按实际结果分组：目录尚未解释的部分。",
 )
 REPORT_NOT_WRITTEN_NOTE = text(
     "report.not_written_note",

@@ -19,7 +19,7 @@ import time
 from typing import Any
 
 import numpy as np
-from nn_messages import EXPECTED_GOT, KIND_SHAPE_DTYPE, SHAPE, CheckFailed, Failure
+from nn_messages import ALL_OF, EXPECTED_GOT, KIND_SHAPE_DTYPE, SHAPE, CheckFailed, Failure
 
 from autograder import messages as say
 from autograder.judge import gate_reference, reference
@@ -79,9 +79,9 @@ def _loop_cause(record: dict[str, Any]) -> Any:
         return SLOWER_HINT
     if not where:
         return SLOWER_HINT
-    big_lines = say.GATE_AT_LEAST(count=f"{counts[1]:,}") if loop.get("capped") else f"{counts[1]:,}"
+    big_lines = say.GATE_AT_LEAST(count=counts[1]) if loop.get("capped") else counts[1]
     return say.GATE_LOOP_GOT_WHERE(
-        small=f"{counts[0]:,}", small_rows=counts[2], big=big_lines, big_rows=counts[3], where=", ".join(where)
+        small=counts[0], small_rows=counts[2], big=big_lines, big_rows=counts[3], where=ALL_OF(items=where)
     )
 
 
@@ -165,7 +165,7 @@ def _finite_parameters(trained: list[np.ndarray]) -> None:
     """Fail if a trained parameter holds NaN or infinity (training diverged, or something wrote it there)."""
     bad = [name for name, p in zip(PARAMETER_NAMES, trained, strict=True) if not np.isfinite(p).all()]
     if bad:
-        fail(TRAINING, say.GATE_FINITE_PARAMETERS, say.GATE_NOT_FINITE(names=", ".join(bad)), say.GATE_DIVERGED)
+        fail(TRAINING, say.GATE_FINITE_PARAMETERS, say.GATE_NOT_FINITE(names=ALL_OF(items=bad)), say.GATE_DIVERGED)
 
 
 def judge_accuracy(
@@ -197,7 +197,7 @@ def judge_accuracy(
         raise CheckFailed(explain_error(TRAINING, record["training_error"], formula=AFTER_CHECKS))
     if "missing_grad" in record:
         names, cause = _missing_grads(record)
-        fail(TRAINING, say.GATE_EVERY_GRAD, say.GATE_WITHOUT_GRAD(names=names), cause)
+        fail(TRAINING, say.GATE_EVERY_GRAD, say.GATE_WITHOUT_GRAD(names=ALL_OF(items=names)), cause)
     if "bad_grad" in record:
         _fail_bad_grad(record["bad_grad"])
     if "bad_logits" in record:
@@ -340,9 +340,9 @@ def _plain_shapes(shapes: Any) -> Any:
         return "?"
 
 
-def _plain_indices(values: Any) -> str:
-    """Integers the probe recorded, joined for a message (anything else is shown as '?')."""
+def _plain_indices(values: Any) -> list[int] | str:
+    """Integers the probe recorded, as a list for a message (anything else is shown as '?')."""
     try:
-        return ", ".join(str(int(v)) for v in list(values)[:8])
+        return [int(v) for v in list(values)[:8]]
     except (TypeError, ValueError):
         return "?"

@@ -15,8 +15,8 @@ from nn_messages import NO_CHINESE_FONT
 LANGUAGE = "en"
 """The language messages are shown in: "en" or "zh"."""
 
-WIDTH = {"en": 80, "zh": 60}
-"""Characters per line a message is wrapped to in a notebook (a Chinese character is about two columns wide)."""
+WIDTH = {"en": 80, "zh": 80}
+"""Columns a message is wrapped to in a notebook, per language (a Chinese character takes two columns)."""
 
 CJK_FONTS = ("Noto Sans CJK SC", "Source Han Sans SC", "WenQuanYi Zen Hei", "Microsoft YaHei", "PingFang SC", "SimHei")
 """Fonts with Chinese characters, the most common first: Linux, Windows, macOS."""

@@ -9,7 +9,8 @@ were computed once by the grader's float64 reference with central finite differe
 
 from __future__ import annotations
 
-import textwrap
+import re
+import unicodedata
 from collections.abc import Sequence
 from typing import Any
 
@@ -24,18 +25,98 @@ FD_TOLERANCE = 1e-6
 
 
 MESSAGE_WIDTH = WIDTH[LANGUAGE]
-"""Width a failure message is wrapped to in a notebook (nbgrader's validator cuts lines after 86 characters)."""
+"""Columns a failure message is wrapped to in a notebook (nbgrader's validator cuts lines after 86 characters)."""
+
+_NUMBER = re.compile(r"[-+−]?\d[\d,]*(?:\.\d+)?(?:[eE][-+]?\d+)?(?:/\d+(?:\.\d+)?)?(?: ?%)?")
+_UNIT = re.compile(
+    r"`[^`\n]*`"  # a code span
+    r"|\((?:[^()\s]+(?:, ?[^()\s]+)*,?)?\)"  # a tuple or shape: (3, 2), (2,), (), (D_in, D_out)
+    rf"|{_NUMBER.pattern}"  # a number: 1e-06, 0.8/60311, 97 %
+    r"|\S"  # one character (a backtick without its pair too)
+)
+"""What a line is never broken inside: a code span, a tuple, a number; a run of Latin letters is kept whole below."""
+_OPENING = set("（“‘《「『【〔([{")
+_CLOSING = set("，。、：；！？）”’》」』】〕)]}.,:;!?%")
+
+
+def display_width(text: str) -> int:
+    """Columns ``text`` takes in a terminal or a notebook: a Chinese character or full-width sign takes two."""
+    return sum(2 if unicodedata.east_asian_width(c) in "WF" else 0 if unicodedata.combining(c) else 1 for c in text)
+
+
+Piece = list[str]
+"""What a line is not broken inside unless it is wider than a line: its units (code spans, tuples, numbers,
+characters), cut between them then."""
+
+
+def _pieces(line: str) -> list[Piece]:
+    """``line`` cut where it may be broken: spaces are pieces of their own; a code span, a tuple, a number or a word
+    of Latin letters is one piece; each Chinese character is one, with the punctuation that may not start a line
+    before it, or end one after it."""
+    pieces: list[Piece] = []
+    for unit in (m.group() for m in re.finditer(_UNIT.pattern + r"|\s+", line)):
+        glued = bool(pieces) and not pieces[-1][-1].isspace() and not unit.isspace()
+        before = pieces[-1][-1][-1] if pieces else ""
+        latin = glued and not say.is_wide(unit[0]) and not say.is_wide(before)
+        if glued and (latin or unit[0] in _CLOSING or before in _OPENING):
+            pieces[-1].append(unit)
+        else:
+            pieces.append([unit])
+    return pieces
+
+
+def wrap(line: str, width: int, indent: str = "") -> list[str]:
+    """``line`` wrapped to ``width`` columns, never inside a code span, a number, a tuple or a Latin word (a piece
+    wider than a whole line is cut between those); lines after the first start with ``indent``. Punctuation that may
+    not start a line stays at the end of the one before, past ``width`` if need be."""
+    lines: list[str] = []
+    current, space = line[: len(line) - len(line.lstrip())], ""
+    for piece in _pieces(line.lstrip()):
+        if piece[0].isspace():
+            space = piece[0]
+            continue
+        if current.strip() and not _fits(current + space + "".join(piece), width):
+            lines.append(current)
+            current, space = indent, ""
+        current += space
+        space = ""
+        while not _fits(current + "".join(piece), width) and len(current + "".join(piece)) > len(indent) + 1:
+            kept, piece = _cut(current, piece, width)  # a piece wider than a line
+            lines.append(current + kept)
+            current = indent
+        current += "".join(piece)
+    lines.append(current)
+    return [line.rstrip() for line in lines]
+
+
+def _fits(line: str, width: int) -> bool:
+    """Whether ``line`` fits in ``width`` columns, punctuation that may not start a line hanging past the end."""
+    return display_width(line.rstrip("".join(_CLOSING))) <= width
+
+
+def _cut(line: str, piece: Piece, width: int) -> tuple[str, Piece]:
+    """What of ``piece``, too wide to follow ``line``, ends the line, and the rest: whole units, as many as fit,
+    leaving no punctuation alone; part of the first unit only if it alone does not fit."""
+    ends = [n for n in range(1, len(piece)) if _fits(line + "".join(piece[:n]), width)]
+    kind = [n for n in ends if piece[n][0] not in _CLOSING and piece[n - 1][-1] not in _OPENING]
+    if kind or ends:
+        n = (kind or ends)[-1]
+        return "".join(piece[:n]), piece[n:]
+    first = piece[0]
+    cut = len(first)
+    while cut > 1 and display_width(line + first[:cut]) > width:
+        cut -= 1
+    return first[:cut], [first[cut:], *piece[1:]]
 
 
 def render_message(message: str, width: int = MESSAGE_WIDTH) -> list[str]:
-    """A failure message as notebook traceback lines: wrapped to ``width``, the first line in red."""
+    """A failure message as notebook traceback lines: wrapped to ``width`` columns, its first line (all of its wrapped
+    lines) in red."""
     lines: list[str] = []
-    for line in message.splitlines() or [""]:
+    for number, line in enumerate(message.splitlines() or [""]):
         indent = " " * (len(line) - len(line.lstrip()))
-        lines += textwrap.wrap(
-            line, width, subsequent_indent=indent + "  ", break_on_hyphens=False, break_long_words=True
-        ) or [""]
-    lines[0] = f"\x1b[1;31m{lines[0]}\x1b[0m"
+        wrapped = wrap(line, width, indent + "  ")
+        lines += [f"\x1b[1;31m{part}\x1b[0m" for part in wrapped] if number == 0 else wrapped
     return lines
 
 

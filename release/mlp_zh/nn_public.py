@@ -371,7 +371,7 @@ def check_mlp(MLP: type) -> None:
     diagnose.run_recorded("MLP(5, 7, 3).backward(grad)", model.backward, calls, "backward", np.ones((4, 3)))
     order = diagnose.call_order_cause(calls, "forward") or diagnose.call_order_cause(calls, "backward")
     if order is not None:
-        raise CheckFailed(Failure(say.LAYERS_RAN(model="MLP(5, 7, 3)", calls=", ".join(calls)), order))
+        raise CheckFailed(Failure(say.LAYERS_RAN(model="MLP(5, 7, 3)", calls=list(calls)), order))
     diagnose.check_parameters(
         "list(MLP(5, 7, 3).parameters())",
         diagnose.describe_parameters(

@@ -14,6 +14,7 @@ catalogue, so a student sees the same message before and after submitting.
 
 from __future__ import annotations
 
+import re
 import traceback
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -420,7 +421,7 @@ def call_order_cause(calls: Sequence[str], direction: str, completed: bool = Tru
         return say.BACKWARD_STARTED(layer=seen[0])
     if completed and f"relu.{direction}" not in seen:
         return say.RELU_NOT_CALLED_BACKWARD if direction == "backward" else say.RELU_NOT_CALLED_FORWARD
-    return say.LAYER_ORDER(direction=direction, seen=", ".join(seen), order=", ".join(expected))
+    return say.LAYER_ORDER(direction=direction, seen=list(seen), order=list(expected))
 
 
 def run_recorded(
@@ -464,13 +465,13 @@ def check_parameters(what: Text | str, description: dict[str, Any]) -> None:
         return
     message = say.PARAMETERS_DIFFER(
         what=what,
-        names=", ".join(description["names"]),
+        names=list(description["names"]),
         shapes=[tuple(s) for s in description["expected_shapes"]],
         count=len(description["found_shapes"]),
         found=[tuple(s) for s in description["found_shapes"]],
     )
     missing = description["missing"]
-    cause = say.PARAMETERS_MISS(names=", ".join(missing)) if missing else say.PARAMETERS_OTHER
+    cause = say.PARAMETERS_MISS(names=say.ALL_OF(items=list(missing))) if missing else say.PARAMETERS_OTHER
     raise CheckFailed(Failure(message, cause))
 
 
@@ -538,6 +539,42 @@ def describe_error(error: BaseException, skip: Sequence[str] = ()) -> dict[str, 
     }
 
 
+_SHAPE = r"\((?:\d+,?)*(?:\d+)?\)"
+_MATMUL = re.compile(
+    r"matmul: Input operand (\d) has a mismatch in its core dimension \d+, .*\(size (\d+) is different from (\d+)\)"
+)
+_DOT = re.compile(rf"shapes ({_SHAPE}) and ({_SHAPE}) not aligned")
+_BROADCAST = re.compile(rf"operands could not be broadcast together with shapes ((?:{_SHAPE} ?)+)$")
+_OUTPUT = re.compile(
+    rf"non-broadcastable output operand with shape ({_SHAPE}) doesn't match the broadcast shape ({_SHAPE})"
+)
+
+
+def _shape(text: str) -> tuple[int, ...]:
+    """NumPy's ``(4,3)`` as the tuple ``(4, 3)``, shown as the checks show shapes."""
+    return tuple(int(n) for n in text.strip("()").split(",") if n)
+
+
+def shape_error(info: dict[str, Any]) -> Text | None:
+    """A NumPy shape error (of ``describe_error``) explained from what it says: which operation, the shapes or sizes
+    that do not fit, with NumPy's own words as a detail; None for any other error."""
+    if "ValueError" not in info["kinds"]:
+        return None
+    numpy = info["message"].strip()
+    if found := _MATMUL.search(numpy):
+        operand, size, other = found.groups()
+        left, right = (other, size) if operand == "1" else (size, other)
+        return say.SHAPES_MATMUL(left=int(left), right=int(right), numpy=numpy)
+    if found := _DOT.search(numpy):
+        return say.SHAPES_DOT(left=_shape(found[1]), right=_shape(found[2]), numpy=numpy)
+    if found := _BROADCAST.search(numpy):
+        shapes = say.ALL_OF(items=[_shape(s) for s in re.findall(_SHAPE, found[1])])
+        return say.SHAPES_BROADCAST(shapes=shapes, numpy=numpy)
+    if found := _OUTPUT.search(numpy):
+        return say.SHAPES_OUTPUT(target=_shape(found[1]), result=_shape(found[2]), numpy=numpy)
+    return None
+
+
 def not_written(what: Text | str, method: str, formula: Text | None = None) -> Failure:
     """The failure of a method that still raises NotImplementedError: no other cause is guessed."""
     return Failure(say.NOT_WRITTEN(what=what, method=method), None, formula)
@@ -565,6 +602,6 @@ def explain_error(
     cause = cause or next(
         (c for kind in info["kinds"] for rule, text, c in rules if rule == kind and text in info["message"]), None
     )
-    fields = dict(what=what, exception=info["raised"], message=info["message"])
+    fields = dict(what=what, exception=info["raised"], message=shape_error(info) or info["message"])
     message = say.RAISED_AT(**fields, line=info["line"]) if info["line"] else say.RAISED(**fields)
     return Failure(message, cause, formula)
