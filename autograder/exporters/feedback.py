@@ -31,7 +31,7 @@ from nbformat.v4 import new_markdown_cell
 from nbgrader.coursedir import CourseDirectory
 
 from autograder import safe_html, verdict
-from autograder.exporters import summary
+from autograder.exporters import inline, summary
 from autograder.helpers import edition_language
 from autograder.helpers import use as use_helpers
 
@@ -59,6 +59,7 @@ math[display="block"] { margin: 0.6em 0; font-size: 1.1em; }
 math { font-size: 1.05em; }
 body { font-family: -apple-system, "Segoe UI", "Noto Sans", "Noto Sans CJK SC", "Microsoft YaHei", sans-serif; }
 """
+CSS += inline.CSS
 
 
 def latex_to_mathml(latex: str, display: bool) -> str:

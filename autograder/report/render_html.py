@@ -17,6 +17,7 @@ from typing import Any
 from markupsafe import Markup
 
 from autograder import safe_html
+from autograder.exporters import inline
 from autograder.report import plots
 from autograder.report.aggregate import GATE_CHECK, CheckSummary, ClassSummary, Group
 from autograder.report.collect import Student
@@ -41,6 +42,7 @@ svg.chart { display: block; max-width: 100%; height: auto; margin: 0.5em 0; }
 details summary { cursor: pointer; color: #3b6ea5; } .students a, .students span { margin-right: 0.6em; }
 .message { white-space: pre-wrap; font-family: monospace; font-size: 0.92em; }
 """
+CSS += inline.CSS
 
 TEMPLATE = """<!DOCTYPE html>
 <html lang="{{ language }}">
@@ -185,7 +187,7 @@ def _group_rows(summary: ClassSummary, groups: dict[str, list[Group]], links: _L
             "groups": [
                 {
                     "anchor": g.anchor,
-                    "text": g.text,
+                    "text": Markup(inline.readable(g.text)),
                     "id": g.id,
                     "got": g.got_text,
                     "count": g.count,
@@ -404,8 +406,8 @@ def _student_row(s: Student, links: _Links, groups: list[Group]) -> dict[str, An
         "name": s.name,
         "score": number(s.score) if s.graded else "—",
         "failed": Markup(" ").join(Markup("<code>{}</code>").format(v.check) for v in s.failed()),
-        "causes": Markup(" ").join(
-            Markup('<a href="#{}">{}</a>').format(g.anchor, g.id.removeprefix("cause."))
+        "causes": Markup("<br>").join(
+            Markup('<a href="#{}">{}</a>').format(g.anchor, Markup(inline.readable(g.text)))
             for g in groups
             if g.kind == "cause"
         ),
