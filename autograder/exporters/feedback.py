@@ -60,6 +60,16 @@ math { font-size: 1.05em; }
 body { font-family: -apple-system, "Segoe UI", "Noto Sans", "Noto Sans CJK SC", "Microsoft YaHei", sans-serif; }
 """
 CSS += inline.CSS
+CSS += """
+div.text_cell_render a, div.kit-failed-summary a, #toc a { text-decoration: underline; }
+div.nbgrader_cell .panel-heading a, div.nbgrader_cell .panel-heading a:hover { color: #ffffff;
+  text-decoration: underline; }
+.highlight .c, .highlight .c1, .highlight .ch, .highlight .cm, .highlight .cs, .highlight .cp { color: #2f5f5f; }
+.highlight .ow { color: #7a14c2; } .highlight .ne { color: #a8322c; }
+"""
+"""Readable by everyone (WCAG 2.1 AA, ``tests/test_browser.py``): links not told by colour alone, and contrast of at
+least 4.5:1 for the two code colours of nbconvert's style and nbgrader's links under the blue cell heading that had
+less (3d7b7b, aa22ff and cb3f38 on f5f5f5, nbgrader's bbbbbb on 337ab7)."""
 
 
 def latex_to_mathml(latex: str, display: bool) -> str:

@@ -287,7 +287,9 @@ def _scores_section(summary: ClassSummary, language: str) -> dict[str, Any]:
     label = say.REPORT_SCORE.render(language)
     return {
         "scores": _stats(summary.scores.stats(), language, number),
-        "score_chart": Markup(plots.histogram(summary.scores.values, "scores", label, score_bins, None)),
+        "score_chart": Markup(
+            plots.histogram(summary.scores.values, "scores", label, score_bins, None, ylabel=_students(language))
+        ),
     }
 
 
@@ -336,6 +338,13 @@ def _not_written_section(summary: ClassSummary, links: _Links, language: str) ->
     return {"not_written": _group_rows(summary, summary.not_written, links, language)}
 
 
+def _students(language: str) -> str:
+    """The charts' y axis: students, in the report's language."""
+    from autograder import messages as say
+
+    return say.REPORT_STUDENTS.render(language)
+
+
 def _gate_section(summary: ClassSummary, language: str) -> dict[str, Any]:
     """The MNIST gate's test accuracy and speed: figures and a histogram each."""
     from autograder import messages as say
@@ -347,12 +356,20 @@ def _gate_section(summary: ClassSummary, language: str) -> dict[str, Any]:
             (
                 accuracy,
                 _stats(summary.accuracy.stats(), language, lambda v: f"{100 * v:.2f} %"),
-                Markup(plots.histogram([100 * v for v in summary.accuracy.values], "accuracy", accuracy)),
+                Markup(
+                    plots.histogram(
+                        [100 * v for v in summary.accuracy.values], "accuracy", accuracy, ylabel=_students(language)
+                    )
+                ),
             ),
             (
                 speed,
                 _stats(summary.times_reference.stats(), language, lambda v: f"{v:.2f}×"),
-                Markup(plots.histogram(summary.times_reference.values, "speed", speed, log=True)),
+                Markup(
+                    plots.histogram(
+                        summary.times_reference.values, "speed", speed, log=True, ylabel=_students(language)
+                    )
+                ),
             ),
         ],
     }
