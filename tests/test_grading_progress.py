@@ -30,14 +30,16 @@ def test_a_stage_crosses_as_data_and_is_logged_once_per_change(
     record = tmp_path / "alice.stage.json"
     monkeypatch.setenv(stage.STAGE_RECORD_ENV, str(record))
     monkeypatch.setattr(stage, "_logged", {})
-    stage.report(stage.Stage("gate", 350, 1875))
+    stage.report(stage.Stage("gate"))
+    stage.report(stage.Stage("gate", 350, 1875))  # training begun: a new line at once
     stage.report(stage.Stage("gate", 375, 1875))  # the same stage a moment later: recorded, not logged again
     assert stage.Stage.read(record) == stage.Stage("gate", 375, 1875)
     stage.report(stage.Stage("checks", 2, 3, "mlp_forward"))
     log = capsys.readouterr().err.splitlines()
-    assert len(log) == 2, log
-    assert re.fullmatch(r"\[kit\] \d\d:\d\d:\d\d MNIST gate: training, step 350 of 1875 \(19 %\)", log[0])
-    assert log[1].endswith("hidden checks, worker 2 of 3 (mlp_forward ...)")
+    assert len(log) == 3, log
+    assert log[0].endswith("MNIST gate: loading MNIST and the student's MLP")
+    assert re.fullmatch(r"\[kit\] \d\d:\d\d:\d\d MNIST gate: training, step 350 of 1875 \(19 %\)", log[1])
+    assert log[2].endswith("hidden checks, worker 2 of 3 (mlp_forward ...)")
     record.write_text('{"id": "<script>", "done": 1, "total": 2, "part": ""}')
     assert stage.Stage.read(record) is None  # only a known stage is shown
     record.write_text("not json")
@@ -131,3 +133,24 @@ def test_the_demo_refuses_before_it_deletes_an_earlier_demo(tmp_path: Path, monk
     with pytest.raises(SystemExit, match="no user namespaces here"):
         demo.main(["--dir", str(earlier)])
     assert (earlier / "gradebook.db").read_text() == "earlier demo"
+
+
+@pytest.mark.slow  # nbgrader autograde in the sandbox, then generate_feedback
+def test_grade_logs_each_stage_ends_each_line_with_its_score_and_links_feedback(tmp_path: Path) -> None:
+    from autograder import classroom
+    from autograder.grading.class_run import grade_class
+
+    course = classroom.new_course(tmp_path / "course")
+    classroom.submit(course, "alice", (course / "solutions" / "mlp" / "mlp.ipynb").read_text())
+    out = io.StringIO()
+    assert grade_class(course, "mlp", "mlp.ipynb", jobs=1, out=out) == {"alice": True}
+    shown = out.getvalue()
+    assert re.search(r"^\[1/1\] alice: graded \(.*\): 100 of 100$", shown, re.M), shown
+    log = (course / ".kit-graded" / "logs" / "alice.log").read_text()
+    stages = re.findall(r"^\[kit\] \d\d:\d\d:\d\d (.*)$", log, re.M)
+    assert stages[0].startswith("notebook in the sandboxed kernel, cell "), stages
+    assert "hidden checks, worker 1 of 3 (linear_forward ...)" in stages
+    assert any(s.startswith("MNIST gate: training, step ") for s in stages), stages
+    page = (course / "reports" / "mlp" / "report.html").read_text()
+    assert '<a href="../../feedback/alice/mlp/mlp.html">alice</a>' in page
+    assert (course / "feedback" / "alice" / "mlp" / "mlp.html").exists()

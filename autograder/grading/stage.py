@@ -82,10 +82,18 @@ def report(stage: Stage) -> None:
             stage.write(Path(target))
         except OSError:
             pass  # the display is a courtesy: a full disk is met, and said, by what grades
-    # a new kernel cell or training step is the same stage; a new worker or control is a new one
-    key = (stage.id,) if stage.id in ("kernel", "gate") else (stage.id, str(stage.done), stage.part)
+    # a new kernel cell or training step is the same stage; a new worker, the control, or training begun is a new one
+    if stage.id == "kernel":
+        key: tuple[str, ...] = (stage.id,)
+    elif stage.id == "gate":
+        key = (stage.id, "training" if stage.done else "loading")
+    else:
+        key = (stage.id, str(stage.done), stage.part)
     now = time.monotonic()
     if key not in _logged or now - _logged[key] >= LOG_EVERY:
-        print(f"[kit] {time.strftime('%H:%M:%S')} {stage.words()}", file=sys.stderr, flush=True)
         _logged.clear()
         _logged[key] = now
+        try:
+            print(f"[kit] {time.strftime('%H:%M:%S')} {stage.words()}", file=sys.stderr, flush=True)
+        except (OSError, ValueError):  # the log's disk full, or its stream closed
+            pass

@@ -92,8 +92,8 @@ def verify(
     with tempfile.TemporaryDirectory(prefix="kit-verify-", dir=grading.scratch) as scratch:
         groups = registry.worker_groups()
         for number, part in enumerate(groups, 1):
-            if not registry.check(part[0]).slow:  # the gate's worker says its own stage, with its training's steps
-                stage.report(stage.Stage("checks", number, len(groups), part[0]))
+            slow = registry.check(part[0]).slow  # the gate: its worker's watch then says the training's steps
+            stage.report(stage.Stage("gate") if slow else stage.Stage("checks", number, len(groups), part[0]))
             outcomes = run_part(part, cells, grading, Path(scratch) / "student")
             suspects: dict[str, str] = {}
             for check, outcome in outcomes.items():
