@@ -56,13 +56,16 @@ def test_plain_lines_carry_student_stage_elapsed_and_the_final_score(
     shown = Progress(1, out, lambda: 1, every=3600)
     shown.begun("carol", record)
     shown.tick()
+    shown.at("carol", stage.Stage("feedback"))  # autograde done: the grade command writes the feedback
+    shown.tick()
     shown.finished("carol", True, "carol: graded (68.2 s)", "74 of 100")
     shown.close()
     lines = out.getvalue().splitlines()
     assert re.fullmatch(
         r"\d\d:\d\d:\d\d carol: MNIST gate: training, step 350 of 1875 \(19 %\), \d+ s so far", lines[0]
     ), lines
-    assert lines[1].startswith("[1/1] carol: graded (68.2 s)") and lines[1].endswith(": 74 of 100"), lines
+    assert lines[1].endswith("carol: graded; writing its feedback (nbgrader generate_feedback), 0 s so far"), lines
+    assert lines[2].startswith("[1/1] carol: graded (68.2 s)") and lines[2].endswith(": 74 of 100"), lines
 
 
 def test_a_terminal_shows_every_running_submissions_stage_on_the_bar(monkeypatch: pytest.MonkeyPatch) -> None:

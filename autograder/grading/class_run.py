@@ -55,6 +55,7 @@ from autograder.grading.autograde import (
 )
 from autograder.grading.prepare import prepare_grading, prepared_env
 from autograder.grading.progress import Progress
+from autograder.grading.stage import Stage
 from autograder.grading.submissions import add_note, is_graded, quarantine, repair, shown
 from autograder.grading.summary import summary_lines
 from autograder.report.build import report_after_grading
@@ -239,6 +240,7 @@ class ClassRun:
         if result.fault is not None:
             self._leave_ungraded(student, result.fault)
         elif self.feedback is not None:  # the report links each student to feedback of this very grading
+            self.progress.at(student, Stage("feedback"))
             try:
                 why = self.feedback(student)
             except Exception as error:  # noqa: BLE001 - the grade stands; its feedback is said to be missing

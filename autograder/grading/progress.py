@@ -29,8 +29,11 @@ class Running:
     since: float
     record: Path | None
     said: float = 0.0  # when its last plain line was printed
+    known: Stage | None = None  # a stage the grade command itself is at for it (its feedback)
 
     def stage(self) -> Stage | None:
+        if self.known is not None:
+            return self.known
         return Stage.read(self.record) if self.record is not None else None
 
 
@@ -78,6 +81,12 @@ class Progress:
         """A submission's grading began; its autograde keeps its stage in ``record``."""
         with self.lock:
             self.now[student] = Running(time.perf_counter(), record, said=time.perf_counter())
+
+    def at(self, student: str, stage: Stage) -> None:
+        """The grade command itself is at ``stage`` for a running submission (after its autograde)."""
+        with self.lock:
+            if student in self.now:
+                self.now[student].known = stage
 
     def tick(self) -> None:
         """Show where each running submission is: the bar's postfix on a terminal, else a line each now and then."""

@@ -20,10 +20,11 @@ from pathlib import Path
 
 STAGE_RECORD_ENV = "KIT_STAGE_RECORD"
 """The file ``nbgrader autograde`` keeps its current stage in; the grade command sets it for each attempt."""
-STAGES = ("kernel", "checks", "gate", "control")
+STAGES = ("kernel", "checks", "gate", "control", "feedback")
 """Every stage: the notebook in the sandboxed kernel (cell ``done`` of ``total``), a group of hidden checks in a
 sandboxed worker (group ``done`` of ``total``, ``part`` its first check), the MNIST gate's training (step ``done`` of
-``total``), and the course's own solution run again as the control of a suspect check (``part``)."""
+``total``), the course's own solution run again as the control of a suspect check (``part``), and, once graded, its
+feedback being written (by the grade command itself)."""
 LOG_EVERY = 15.0
 """Seconds between two log lines of the same stage (the gate's training moves every few seconds)."""
 
@@ -52,7 +53,9 @@ class Stage:
                 return "MNIST gate: loading MNIST and the student's MLP"
             share = 100 * self.done / max(1, self.total)
             return f"MNIST gate: training, step {self.done} of {self.total} ({share:.0f} %)"
-        return f"control: the course's solution on {self.part} (a suspected grader fault)"
+        if self.id == "control":
+            return f"control: the course's solution on {self.part} (a suspected grader fault)"
+        return "graded; writing its feedback (nbgrader generate_feedback)"
 
     def write(self, path: Path) -> None:
         """Replace the record at ``path`` with this stage, whole (a reader never sees half of it)."""
