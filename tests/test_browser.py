@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from browser_support import BROWSER_TESTS, CHROMIUM
+from browser_support import BROWSER_TESTS, CHROMIUM, axe_violations
 from test_docs import documented_failure
 
 from student_notebooks import STATES, solution_source, student_notebook
@@ -349,3 +349,33 @@ def test_feedback_renders_math_offline_and_shows_failed_checks_first(
     page.locator("math[display=block]").nth(2).scroll_into_view_if_needed()
     page.screenshot(path=str(SHOTS / f"feedback_offline_{assignment}_linear.png"))
     context.close()
+
+
+@pytest.fixture(scope="module")
+def chromium() -> Iterator[Any]:
+    """A plain Chromium, without the lab (for pages opened as files)."""
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=str(CHROMIUM), args=ARGS)
+        try:
+            yield browser
+        finally:
+            browser.close()
+
+
+@pytest.mark.parametrize("assignment", ["mlp", "mlp_zh"])
+def test_feedback_passes_wcag_aa_and_a_reintroduced_violation_is_caught(
+    chromium: Any, tmp_path: Path, assignment: str
+) -> None:
+    """Contrast, text alternatives, headings and table headers of the feedback, as axe-core checks them; then an image
+    without a text alternative put on the same page is found (the check can fail)."""
+    page = chromium.new_page(viewport={"width": 1300, "height": 1000})
+    page.goto(feedback_html(assignment, tmp_path).as_uri(), wait_until="load")
+    assert axe_violations(page) == {}
+    page.evaluate(
+        """() => { const image = document.createElement("img");
+        image.src = "data:image/gif;base64,R0lGODlhAQABAAAAACw="; document.body.prepend(image); }"""
+    )
+    assert "image-alt" in axe_violations(page)
+    page.close()

@@ -6,10 +6,11 @@ SVG with a size), and a student's name leads to their feedback. Slow tier.
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import pytest
-from browser_support import BROWSER_TESTS, CHROMIUM
+from browser_support import BROWSER_TESTS, CHROMIUM, axe_violations
 
 from autograder.report.build import write_report
 from report_course import ReportCourse, all_passed, verdict
@@ -66,3 +67,26 @@ def test_the_report_opens_offline_draws_its_charts_and_leads_to_feedback(report:
         finally:
             browser.close()
     assert refused == []
+
+
+def test_the_report_passes_wcag_aa_and_a_chart_without_its_text_alternative_is_caught(
+    report: Path, tmp_path: Path
+) -> None:
+    """Contrast, every chart's text alternative, headings and table headers, as axe-core checks them; the same report
+    with its charts' text alternatives taken out fails (the check can fail)."""
+    from playwright.sync_api import sync_playwright
+
+    page_text = report.read_text()
+    assert page_text.count('<svg class="chart" role="img" aria-label="') == 4
+    unlabelled = report.with_name("unlabelled.html")
+    unlabelled.write_text(re.sub(r'(<svg class="chart" role="img") aria-label="[^"]*"', r"\1", page_text))
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=str(CHROMIUM), args=ARGS)
+        try:
+            page = browser.new_page(viewport={"width": 1300, "height": 900})
+            page.goto(report.as_uri(), wait_until="load")
+            assert axe_violations(page) == {}
+            page.goto(unlabelled.as_uri(), wait_until="load")
+            assert "svg-img-alt" in axe_violations(page)
+        finally:
+            browser.close()

@@ -258,7 +258,9 @@ def test_the_grade_commands_progress_lines_are_harmless() -> None:
 
     out = io.StringIO()
     progress = Progress(1, out, lambda: 0)
-    progress.finished(True, f"mallory{HOSTILE}: graded")
+    progress.begun(f"mallory{HOSTILE}", None)
+    progress.tick()
+    progress.finished(f"mallory{HOSTILE}", True, f"mallory{HOSTILE}: graded")
     progress.close()
     assert not ESCAPE_BYTES.search(out.getvalue().replace("\r", "")), repr(out.getvalue())
 

@@ -52,25 +52,25 @@ def _class(language: str = "en", feedback: bool = True) -> ClassSummary:
 def test_the_summary_gives_the_totals_the_checks_lost_and_the_causes_named_most_often() -> None:
     assert summary_lines(_class(), REPORT) == [
         "Scores of the 6 graded submission(s): mean 14.0, median 14, lowest 0, highest 28 (of 28).",
-        "Checks lost most often: b (3 of 6), a (2 of 6), c (2 of 6).",
+        "Checks lost most often: test_b (3 of 6), test_a (2 of 6), test_c (2 of 6).",
         "Named causes seen most often (students, checks):",
-        "  3  the method returned None: a missing `return`, or `return` without a value (b, c)",
-        "  2  dW = Gᵀ X: the product is transposed (a)",
+        "  3  the method returned None: a missing `return`, or `return` without a value (test_b, test_c)",
+        "  2  dW = Gᵀ X: the product is transposed (test_a)",
         f"Class report: {REPORT} (and CSV, JSON beside it)",
         "Feedback: /course/feedback/<student>/mlp/ (5 of 6 graded have it; `nbgrader generate_feedback mlp --force` "
         "writes it again from this grading); grades: `nbgrader export` (grades.csv).",
     ]
     lines = summary_lines(_class(), REPORT, most=1)
-    assert lines[1] == "Checks lost most often: b (3 of 6)."
+    assert lines[1] == "Checks lost most often: test_b (3 of 6)."
     assert lines[2:4] == [
         "Named causes seen most often (students, checks):",
-        "  3  the method returned None: a missing `return`, or `return` without a value (b, c)",
+        "  3  the method returned None: a missing `return`, or `return` without a value (test_b, test_c)",
     ]
 
 
 def test_the_causes_are_in_the_editions_language() -> None:
     lines = summary_lines(_class("zh"), REPORT)
-    assert "  2  dW = Gᵀ X：乘积的顺序反了（结果被转置） (a)" in lines
+    assert "  2  dW = Gᵀ X：乘积的顺序反了（结果被转置） (test_a)" in lines
 
 
 def test_before_feedback_is_written_the_summary_says_how() -> None:

@@ -19,7 +19,7 @@ from autograder import classroom
 from autograder.classroom import Edit, apply_edits
 from autograder.faults import GraderFault
 from autograder.grading.class_run import grade_class
-from autograder.sandbox import SandboxError
+from autograder.sandbox import SandboxError, check_available
 
 ROSTER = (
     "id,first_name,last_name,email",
@@ -38,12 +38,25 @@ def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--dir", type=Path, default=classroom.REPO / "demo", help="course directory to (re)build")
     course = parser.parse_args(argv).dir.resolve()
+    _can_run()  # before anything of an earlier demo is removed
     _clear(course)
     students = _build(course)
     _hand_in(course, students)
     _grade(course)
     _print_grades(course, students)
     _print_where(course, students)
+
+
+def _can_run() -> None:
+    """Stop, saying why, if the demo could not grade here (MNIST, the sandbox), before it deletes or builds anything."""
+    from autograder.grading.course_data import resolve_mnist
+    from autograder.settings import KitGrading
+
+    try:
+        resolve_mnist(KitGrading(), classroom.REPO / "release" / classroom.ASSIGNMENT)
+        check_available()
+    except (SandboxError, GraderFault) as error:
+        raise SystemExit(f"Cannot run the demo, nothing was changed: {error}") from None
 
 
 def _clear(course: Path) -> None:
@@ -82,7 +95,8 @@ def _hand_in(course: Path, students: dict[str, tuple[str, str]]) -> None:
 
 
 def _grade(course: Path) -> None:
-    """Autograde the class as the grade command does, then generate the feedback and export the grades."""
+    """Autograde the class as the grade command does (which writes the feedback and the report), then export the
+    grades."""
     print(
         "Autograding alice, bob and carol (python -m autograder grade: nbgrader autograde in the sandbox, "
         "every check verified outside the kernel, the MNIST gate trains each MLP) ...",
@@ -96,7 +110,6 @@ def _grade(course: Path) -> None:
     if not all(results.values()):
         raise SystemExit("Grading failed for a reason that is not the students' (see above); nothing to show.")
     print(f"  took {time.perf_counter() - start:.0f} s", flush=True)
-    classroom.nbgrader(course, "generate_feedback", classroom.ASSIGNMENT, "--force")
     classroom.nbgrader(course, "export")
 
 
@@ -124,10 +137,10 @@ def _print_where(course: Path, students: dict[str, tuple[str, str]]) -> None:
     print()
     for student, (what, _) in students.items():
         print(f"{student}: {what}")
-    print(
-        f"\nGrades: {course / 'grades.csv'}\nFeedback: "
-        f"{course / 'feedback'}/<student>/{classroom.ASSIGNMENT}/{classroom.NOTEBOOK[:-6]}.html"
-    )
+    print(f"\nGrades: {course / 'grades.csv'}")
+    for student in students:
+        feedback = course / "feedback" / student / classroom.ASSIGNMENT / f"{classroom.NOTEBOOK[:-6]}.html"
+        print(f"Feedback of {student}: {feedback if feedback.exists() else 'none (see the grading output above)'}")
 
 
 if __name__ == "__main__":

@@ -4,8 +4,11 @@
 Run it in the course folder, as any user. What it does, in order, is ``autograder.grading.class_run``: every
 submission autograded by stock nbgrader in its own process (or as a task on a Dask cluster), a failure of grading
 itself retried and otherwise left ungraded with the reason, exit status 1 if any submission was left ungraded and 2
-if nobody could be graded. It ends by writing the class report (``python -m autograder report``) and saying what the
-class's grading came to: scores, the checks lost and the causes named most often, where the report and feedback are.
+if nobody could be graded. While it runs it shows which submission is at which stage (the kernel, the hidden checks,
+the MNIST gate's training) and for how long; each graded submission's feedback is written right after its grade. It
+ends by writing the class report (``python -m autograder report``), every graded student linked to that feedback, and
+saying what the class's grading came to: scores, the checks lost and the causes named most often, where the report
+and feedback are.
 """
 
 from __future__ import annotations

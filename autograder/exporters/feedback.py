@@ -31,7 +31,7 @@ from nbformat.v4 import new_markdown_cell
 from nbgrader.coursedir import CourseDirectory
 
 from autograder import safe_html, verdict
-from autograder.exporters import summary
+from autograder.exporters import inline, summary
 from autograder.helpers import edition_language
 from autograder.helpers import use as use_helpers
 
@@ -59,6 +59,17 @@ math[display="block"] { margin: 0.6em 0; font-size: 1.1em; }
 math { font-size: 1.05em; }
 body { font-family: -apple-system, "Segoe UI", "Noto Sans", "Noto Sans CJK SC", "Microsoft YaHei", sans-serif; }
 """
+CSS += inline.CSS
+CSS += """
+div.text_cell_render a, div.kit-failed-summary a, #toc a { text-decoration: underline; }
+div.nbgrader_cell .panel-heading a, div.nbgrader_cell .panel-heading a:hover { color: #ffffff;
+  text-decoration: underline; }
+.highlight .c, .highlight .c1, .highlight .ch, .highlight .cm, .highlight .cs, .highlight .cp { color: #2f5f5f; }
+.highlight .ow { color: #7a14c2; } .highlight .ne { color: #a8322c; }
+"""
+"""Readable by everyone (WCAG 2.1 AA, ``tests/test_browser.py``): links not told by colour alone, and contrast of at
+least 4.5:1 for the two code colours of nbconvert's style and nbgrader's links under the blue cell heading that had
+less (3d7b7b, aa22ff and cb3f38 on f5f5f5, nbgrader's bbbbbb on 337ab7)."""
 
 
 def latex_to_mathml(latex: str, display: bool) -> str:

@@ -16,6 +16,7 @@ from typing import Any
 from nbformat import NotebookNode
 
 from autograder import verdict
+from autograder.exporters import inline
 from autograder.student_text import student_lines, student_text
 from autograder.verdict import Verdict
 
@@ -105,17 +106,18 @@ def _failure_item(cell: CheckCell, language: str) -> str:
     from autograder import messages as say
 
     failure = cell.verdict.failure if cell.verdict is not None else None
-    parts = [f"{_link(cell)} ({cell.score:g} / {cell.points:g} {say.FEEDBACK_POINTS.render(language)})"]
+    points = html.escape(f"({cell.score:g} / {cell.points:g} {say.FEEDBACK_POINTS.render(language)})")
+    parts = [f'{_link(cell)} <span class="{inline.CLASS}">{points}</span>']
     if cell.unreadable:
         parts.append(f'<div class="kit-message">{html.escape(say.FEEDBACK_UNREADABLE.render(language))}</div>')
     if failure is not None:
         first = failure.message.render(language).strip().splitlines()[0]
-        parts.append(f'<div class="kit-message">{html.escape(first)}</div>')
+        parts.append(f'<div class="kit-message">{inline.readable(first)}</div>')
         if failure.cause is not None:
-            cause = html.escape(failure.cause.render(language))
+            cause = inline.readable(failure.cause.render(language))
             parts.append(f'<div class="kit-cause"><b>{say.FEEDBACK_CAUSE.render(language)}:</b> {cause}</div>')
         if failure.formula is not None:
-            formula = html.escape(failure.formula.render(language))
+            formula = inline.readable(failure.formula.render(language))
             parts.append(f'<div class="kit-formula"><b>{say.FEEDBACK_FORMULA.render(language)}:</b> {formula}</div>')
     return "<li>" + "".join(parts) + "</li>"
 

@@ -10,6 +10,7 @@ nbgrader registered for a submission it could not grade.
 from __future__ import annotations
 
 import os
+import shutil
 import signal
 import subprocess
 import sys
@@ -19,6 +20,7 @@ from pathlib import Path
 from typing import Any
 
 from autograder.faults import FAULT_RECORD_ENV, Fault
+from autograder.grading.stage import STAGE_RECORD_ENV
 from autograder.grading.submissions import mark_graded
 from autograder.settings import CoursePaths
 
@@ -68,6 +70,23 @@ def record_path(paths: CoursePaths, student: str) -> Path:
     return log_path(paths, student).with_suffix(".fault.json")
 
 
+def stage_path(paths: CoursePaths, student: str) -> Path:
+    """Where a submission's autograde keeps its current stage while it runs (``autograder.grading.stage``)."""
+    return log_path(paths, student).with_suffix(".stage.json")
+
+
+def submission_score(paths: CoursePaths, assignment: str, student: str) -> tuple[float, float] | None:
+    """The gradebook's score of a graded submission and its maximum, or None if it cannot be read."""
+    from nbgrader.api import Gradebook
+
+    try:
+        with Gradebook(paths.db_url(), paths.coursedir.course_id) as gradebook:
+            submission = gradebook.find_submission(assignment, student)
+            return float(submission.score), float(submission.max_score)
+    except Exception:  # noqa: BLE001 - the score is shown, not used: a busy or odd gradebook only hides it
+        return None
+
+
 def keep_record(paths: CoursePaths, student: str, fault: Fault | None) -> None:
     """Leave why the submission is ungraded in its fault record, the record the kit's code inside nbgrader writes
     (``Fault.write``), whatever saw the fault (a time limit, nbgrader, the cluster); None (graded): remove it."""
@@ -109,25 +128,44 @@ def run_limited(
 
 def autograde_one(paths: CoursePaths, assignment: str, student: str, force: bool, env: dict[str, str]) -> Attempt:
     """``nbgrader autograde`` of one student, within ``KitGrading.autograde_seconds``."""
-    log, record = log_path(paths, student), record_path(paths, student)
+    log, record, where = log_path(paths, student), record_path(paths, student), stage_path(paths, student)
     record.unlink(missing_ok=True)
+    where.unlink(missing_ok=True)
     redo = force or paths.autograded(student, assignment).exists()  # an interrupted run left a partial result
     start = time.perf_counter()
     command = [sys.executable, "-m", "nbgrader", "autograde", assignment, "--student", student]
     returncode = run_limited(
         [*command, *(["--force"] if redo else [])],
         paths.root,
-        {**env, FAULT_RECORD_ENV: str(record)},
+        {**env, FAULT_RECORD_ENV: str(record), STAGE_RECORD_ENV: str(where)},
         log,
         paths.kit.autograde_seconds,
     )
     seconds = time.perf_counter() - start
+    where.unlink(missing_ok=True)
     fault = outcome(returncode, record, log, paths.kit.autograde_seconds)
     if fault is None and not paths.autograded(student, assignment).exists():
         fault = Fault("nbgrader", "nbgrader autograde ended without writing the autograded notebook")
     if fault is None:
         mark_graded(paths, assignment, student)
     return Attempt(fault, seconds, str(log))
+
+
+FEEDBACK_SECONDS = 300.0
+"""Backstop of one submission's ``nbgrader generate_feedback`` (it runs no student code: seconds, not minutes)."""
+
+
+def feedback_one(paths: CoursePaths, assignment: str, student: str, env: dict[str, str]) -> str | None:
+    """Write a graded submission's feedback HTML from this grading (``nbgrader generate_feedback --force``); return
+    why it could not be, or None. An earlier grading's feedback is removed first: none outlives its grade."""
+    coursedir = paths.coursedir
+    shutil.rmtree(Path(coursedir.format_path(coursedir.feedback_directory, student, assignment)), ignore_errors=True)
+    log = log_path(paths, student).with_suffix(".feedback.log")
+    command = [sys.executable, "-m", "nbgrader", "generate_feedback", assignment, "--student", student, "--force"]
+    returncode = run_limited(command, paths.root, env, log, FEEDBACK_SECONDS)
+    if returncode == 0:
+        return None
+    return f"nbgrader generate_feedback {'ran too long' if returncode is None else 'failed'}, see {log}"
 
 
 def outcome(returncode: int | None, record: Path, log: Path, limit: float) -> Fault | None:

@@ -22,8 +22,10 @@ run is simply started again.
 
 With a Dask scheduler (``--scheduler tcp://HOST:8786`` or ``c.KitGrading.scheduler``) each submission is one task
 on a Dask worker instead (``autograder.grading.cluster``); everything else (retries, what counts as graded, the
-gradebook rows) is the same. A progress bar (tqdm) shows done, failed, running and the time left on a terminal; every
-finished submission also prints one line with the same numbers, for logs.
+gradebook rows) is the same. A progress bar (tqdm) shows done, failed, running and the time left on a terminal, and
+where each running submission is (its stage: ``autograder.grading.stage``) and for how long; without a terminal a
+timestamped line says so every half minute. Every finished submission prints one line with the same numbers, for
+logs, that ends with its score.
 
 ``grade_class`` reads in the order it runs: prepare, make the chosen submissions gradable (``make_gradable``), grade
 those not graded yet, each with its retries (``ClassRun``), then ``report``: the class report
@@ -42,9 +44,18 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from autograder.faults import Fault, GraderFault
-from autograder.grading.autograde import Attempt, autograde_one, forget_ungraded, keep_record
+from autograder.grading.autograde import (
+    Attempt,
+    autograde_one,
+    feedback_one,
+    forget_ungraded,
+    keep_record,
+    stage_path,
+    submission_score,
+)
 from autograder.grading.prepare import prepare_grading, prepared_env
 from autograder.grading.progress import Progress
+from autograder.grading.stage import Stage
 from autograder.grading.submissions import add_note, is_graded, quarantine, repair, shown
 from autograder.grading.summary import summary_lines
 from autograder.report.build import report_after_grading
@@ -93,6 +104,7 @@ def grade_class(
     run = ClassRun(
         paths, assignment, attempt, kit.grade_attempts, len(todo), out, dispatcher.running if dispatcher else None
     )
+    run.feedback = functools.partial(feedback_one, paths, assignment, env=env)
     for student, fault in refused.items():
         run.results[student] = False
         run.faults[student] = fault
@@ -203,6 +215,8 @@ class ClassRun:
         self.results: dict[str, bool] = {}
         self.faults: dict[str, Fault] = {}
         self.in_flight: set[str] = set()
+        self.feedback: Callable[[str], str | None] | None = None  # writes a graded submission's feedback
+        self.local = running is None  # graded here, not on a cluster: its stage is in a file here
         self.progress = Progress(total, out, self._in_flight if running is None else running)
 
     def _in_flight(self) -> int:
@@ -216,6 +230,7 @@ class ClassRun:
         """Grade one submission, with its retries; an ungraded one is taken out of the gradebook."""
         with self.progress.lock:
             self.in_flight.add(student)
+        self.progress.begun(student, stage_path(self.paths, student) if self.local else None)
         try:
             result = self._tries(student)
         except Exception as error:  # noqa: BLE001 - a failure around one submission's autograde stops only it
@@ -224,12 +239,30 @@ class ClassRun:
             )
         if result.fault is not None:
             self._leave_ungraded(student, result.fault)
+        elif self.feedback is not None:  # the report links each student to feedback of this very grading
+            self.progress.at(student, Stage("feedback"))
+            try:
+                why = self.feedback(student)
+            except Exception as error:  # noqa: BLE001 - the grade stands; its feedback is said to be missing
+                why = f"{type(error).__name__}: {shown(str(error))}"
+            if why:
+                with self.progress.lock:
+                    self.progress.say(f"  {student}: graded, but no feedback was written ({why})")
         self._record(student)
         with self.progress.lock:
             self.in_flight.discard(student)
             self.results[student] = result.graded
         status = "graded" if result.graded else f"NOT GRADED (the grader's fault, not the student's), see {result.log}"
-        self.progress.finished(result.graded, f"{student}: {status} ({result.seconds:.1f} s)")
+        self.progress.finished(
+            student, result.graded, f"{student}: {status} ({result.seconds:.1f} s)", self._score(student, result)
+        )
+
+    def _score(self, student: str, result: Attempt) -> str:
+        """The score the gradebook holds now, for the submission's line."""
+        if not result.graded:
+            return "no grade written"
+        score = submission_score(self.paths, self.assignment, student)
+        return "score unknown (the gradebook could not be read)" if score is None else f"{score[0]:g} of {score[1]:g}"
 
     def _tries(self, student: str) -> Attempt:
         """Autograde until graded, a fault that is not retried, or the last of ``attempts``; return the last try."""

@@ -2,7 +2,8 @@
 checks lost and the named causes seen most often, and where the class report and the feedback are.
 
 Read from the class report's summary (``autograder.report``: the gradebook's scores and the verdicts as data, read
-once), never from rendered messages; a cause is counted by its id and shown in the edition's language.
+once), never from rendered messages; a cause is counted by its id and shown in the edition's language; a check is
+named by its test cell, as nbgrader names it (``test_linear_backward_dw``).
 """
 
 from __future__ import annotations
@@ -12,6 +13,7 @@ from pathlib import Path
 
 from autograder.report.aggregate import ClassSummary, causes_by_id
 from autograder.student_text import student_text
+from autograder.verdict import TEST_PREFIX
 
 
 def summary_lines(summary: ClassSummary, report: Path, most: int = 5) -> list[str]:
@@ -29,7 +31,7 @@ def summary_lines(summary: ClassSummary, report: Path, most: int = 5) -> list[st
         )
     lost = sorted((c for c in summary.checks if c.failed), key=lambda c: (-c.failed, c.info.name))[:most]
     if lost:
-        ranked = ", ".join(f"{c.info.name} ({c.failed} of {len(graded)})" for c in lost)
+        ranked = ", ".join(f"{cell(c.info.name)} ({c.failed} of {len(graded)})" for c in lost)
         lines.append(f"Checks lost most often: {ranked}.")
     elif graded:
         lines.append("No check was lost.")
@@ -37,10 +39,17 @@ def summary_lines(summary: ClassSummary, report: Path, most: int = 5) -> list[st
     if causes:
         lines.append("Named causes seen most often (students, checks):")
         width = len(str(len(causes[0].students)))
-        lines += [f"  {len(c.students):>{width}}  {student_text(c.text)} ({', '.join(c.checks)})" for c in causes]
+        lines += [
+            f"  {len(c.students):>{width}}  {student_text(c.text)} ({', '.join(map(cell, c.checks))})" for c in causes
+        ]
     lines.append(f"Class report: {report} (and CSV, JSON beside it)")
     lines.append(_feedback_line(summary))
     return lines
+
+
+def cell(check: str) -> str:
+    """A check as the instructor sees it in nbgrader (formgrader, the gradebook, the demo's table): its test cell."""
+    return f"{TEST_PREFIX}{check}"
 
 
 def _feedback_line(summary: ClassSummary) -> str:

@@ -34,6 +34,7 @@ from nbformat import NotebookNode
 
 from autograder import registry
 from autograder.faults import GraderFault
+from autograder.grading import stage
 from autograder.grading.workers import Grading, run_part
 from autograder.judge.inputs import inputs_for
 from autograder.settings import CoursePaths
@@ -89,7 +90,10 @@ def verify(
     """
     verdicts: dict[str, Verdict] = {}
     with tempfile.TemporaryDirectory(prefix="kit-verify-", dir=grading.scratch) as scratch:
-        for part in registry.worker_groups():
+        groups = registry.worker_groups()
+        for number, part in enumerate(groups, 1):
+            slow = registry.check(part[0]).slow  # the gate: its worker's watch then says the training's steps
+            stage.report(stage.Stage("gate") if slow else stage.Stage("checks", number, len(groups), part[0]))
             outcomes = run_part(part, cells, grading, Path(scratch) / "student")
             suspects: dict[str, str] = {}
             for check, outcome in outcomes.items():
@@ -109,6 +113,7 @@ def _control(
     part: tuple[str, ...], suspects: dict[str, str], control: list[dict[str, str]], grading: Grading, scratch: Path
 ) -> None:
     """Raise ``GraderFault`` unless the course's own solution passes every suspect check in the same setting."""
+    stage.report(stage.Stage("control", part=", ".join(sorted(suspects))))
     reference = run_part(part, control, grading, scratch)
     for check, why in suspects.items():
         try:

@@ -19,6 +19,7 @@ A worker (``autograder/probe/run.py``) runs beside the student's code, so everyt
 from __future__ import annotations
 
 import contextlib
+import functools
 import json
 import os
 import shutil
@@ -26,12 +27,14 @@ import signal
 import subprocess
 import threading
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from autograder import registry, sandbox
 from autograder.faults import GraderFault
+from autograder.grading import stage
 from autograder.grading.process_tree import tree_cpu, tree_memory, tree_runnable
 from autograder.judge.inputs import inputs_for
 from autograder.judge.records import RecordRefused, WorkerReport, decode_record, read_report
@@ -211,12 +214,13 @@ def run_worker(
 
         reader = threading.Thread(target=read, daemon=True)
         reader.start()
-        speed = None
+        speed, tick = None, None
         if pace is not None and gate is not None:
             steps = steps_of(gate, len(gate["orders"][0]))
             speed = SpeedWatch(process.pid, pace, gate["max_slowdown"], steps, live, lambda: _kill(process))
+            tick = functools.partial(_gate_stage, live, steps)
         try:
-            stopped = _watch(process, cpu_budget, budget)
+            stopped = _watch(process, cpu_budget, budget, tick)
             process.wait()
         except BaseException:
             _kill(process)
@@ -239,13 +243,20 @@ def run_worker(
     return WorkerRun(report, stopped, reason, process.returncode, measured)
 
 
-def _watch(process: subprocess.Popen, cpu_budget: float, budget: WorkerBudget) -> str:
+def _watch(
+    process: subprocess.Popen, cpu_budget: float, budget: WorkerBudget, tick: Callable[[], None] | None = None
+) -> str:
     """Wait for ``process``; stop it (and say why) when it stalls, spends its CPU budget, has mostly waited for
-    ``budget.idle`` seconds, holds too much memory, or outlives the backstop."""
+    ``budget.idle`` seconds, holds too much memory, or outlives the backstop. ``tick``, if given, is called about once
+    a second (the stage the grade command shows: ``grading.stage``)."""
     start = time.monotonic()
     history: list[tuple[float, float]] = []  # (wall, CPU) samples of the last stall window
+    polls = 0
     while process.poll() is None:
         time.sleep(0.25)
+        polls += 1
+        if tick is not None and polls % 4 == 1:
+            tick()
         now, used = time.monotonic() - start, tree_cpu(process.pid)
         history.append((now, used))
         while len(history) > 1 and history[1][0] <= now - budget.stall:
@@ -267,6 +278,11 @@ def _watch(process: subprocess.Popen, cpu_budget: float, budget: WorkerBudget) -
             _kill(process)
             return stopped
     return ""
+
+
+def _gate_stage(live: WorkerReport, steps: int) -> None:
+    """The gate's stage for the grade command: the step its worker says it reached (its word: shown, never judged)."""
+    stage.report(stage.Stage("gate", max(0, min(live.progress, steps)), steps))
 
 
 def _kill(process: subprocess.Popen) -> None:

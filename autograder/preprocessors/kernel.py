@@ -25,6 +25,7 @@ from nbgrader.preprocessors import Execute
 from traitlets import Bool
 
 from autograder.faults import GraderFault, recording_faults
+from autograder.grading import stage
 from autograder.grading.cell_limits import OutputCap, TimeBudget, cell_name, error_output
 from autograder.grading.kernel import MALFORMED, SandboxKernelManager
 from autograder.sandbox import SandboxError
@@ -52,12 +53,14 @@ class SandboxedExecute(Execute):
         self._output = OutputCap(kit.kernel_cell_output_chars, kit.kernel_output_chars)
         self._budget = TimeBudget(kit.kernel_total_seconds)
         self._running = -1
+        self._cells = 0
         self._unhandled: list[str] = []  # messages nbclient failed on, in the cell running
         self._kernel: Any = None  # the notebook's kernel manager: nbclient forgets it when it cleans the kernel up
 
     @recording_faults
     def preprocess(self, nb: NotebookNode, resources: Any = None, km: Any = None) -> tuple[NotebookNode, Any]:
         self._running = -1
+        self._cells = len(nb.cells)
         self._kernel = km
         self._output.start_notebook()
         self._budget.start_notebook()
@@ -95,6 +98,7 @@ class SandboxedExecute(Execute):
             cell.outputs = [self._budget.not_run()]
             return cell, resources
         self._running = index  # from here on, what happens in the kernel is this cell's
+        stage.report(stage.Stage("kernel", index + 1, self._cells))
         try:
             with self._budget.timing(cell_name(cell, index)):
                 return super().preprocess_cell(cell, resources, index)

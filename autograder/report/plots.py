@@ -5,6 +5,7 @@ No file, no script, no font embedded: the browser draws the labels, in any langu
 
 from __future__ import annotations
 
+import html
 import io
 import re
 import warnings
@@ -22,8 +23,9 @@ def _figure(width: float, height: float):  # noqa: ANN202 - matplotlib's Figure
     return figure
 
 
-def _svg(figure, name: str) -> str:  # noqa: ANN001 - matplotlib's Figure
-    """The figure as one ``<svg>`` element, its ids prefixed with ``name`` (several charts share one page)."""
+def _svg(figure, name: str, alternative: str) -> str:  # noqa: ANN001 - matplotlib's Figure
+    """The figure as one ``<svg>`` element, its ids prefixed with ``name`` (several charts share one page), read out
+    as ``alternative`` (its text alternative: what it shows, as words and numbers)."""
     import matplotlib
 
     buffer = io.StringIO()
@@ -32,7 +34,8 @@ def _svg(figure, name: str) -> str:  # noqa: ANN001 - matplotlib's Figure
         figure.savefig(buffer, format="svg", metadata={"Date": None, "Creator": None})
     svg = _XML_PROLOGUE.sub("", buffer.getvalue(), count=1)
     svg = _ID.sub(lambda m: f"{m.group(1)}{name}-", svg)
-    return svg.replace("<svg ", f'<svg class="chart" role="img" aria-label="{name}" ', 1)
+    label = html.escape(alternative, quote=True)
+    return svg.replace("<svg ", f'<svg class="chart" role="img" aria-label="{label}" ', 1)
 
 
 def histogram(
@@ -42,8 +45,10 @@ def histogram(
     bins: int | Sequence[float] = 20,
     value_range: tuple[float, float] | None = None,
     log: bool = False,
+    ylabel: str = "students",
 ) -> str:
-    """A histogram of ``values`` (number of students per bin) as SVG; "" when there are none."""
+    """A histogram of ``values`` (number of students per bin) as SVG, its text alternative each bin's range and count;
+    "" when there are none."""
     if not values:
         return ""
     import numpy as np
@@ -58,19 +63,21 @@ def histogram(
         axes.set_xscale("log")
     from matplotlib.ticker import MaxNLocator, ScalarFormatter
 
-    axes.hist(data, bins=bins, range=None if log else value_range, color="#3b6ea5", edgecolor="white")
+    shown_range = None if log else value_range
+    counts, edges, _ = axes.hist(data, bins=bins, range=shown_range, color="#3b6ea5", edgecolor="white")
     axes.yaxis.set_major_locator(MaxNLocator(integer=True))
     if log:
         axes.xaxis.set_major_formatter(ScalarFormatter())
         axes.xaxis.set_minor_formatter(ScalarFormatter())
     axes.set_xlabel(xlabel)
-    axes.set_ylabel("students")
+    axes.set_ylabel(ylabel)
     axes.spines[["top", "right"]].set_visible(False)
-    return _svg(figure, name)
+    shown = [f"{low:.3g}–{high:.3g}: {int(n)}" for n, low, high in zip(counts, edges[:-1], edges[1:], strict=True) if n]
+    return _svg(figure, name, f"{xlabel} ({ylabel}): {', '.join(shown)}")
 
 
 def pass_rates(names: Sequence[str], rates: Sequence[float], name: str, xlabel: str) -> str:
-    """One horizontal bar per check: its pass rate (0..1), as SVG."""
+    """One horizontal bar per check: its pass rate (0..1), as SVG; its text alternative every check's rate."""
     if not names:
         return ""
     figure = _figure(6.4, 0.8 + 0.28 * len(names))
@@ -81,4 +88,5 @@ def pass_rates(names: Sequence[str], rates: Sequence[float], name: str, xlabel: 
     axes.set_xlim(0, 100)
     axes.set_xlabel(xlabel)
     axes.spines[["top", "right"]].set_visible(False)
-    return _svg(figure, name)
+    shown = ", ".join(f"{check} {100 * rate:.0f} %" for check, rate in zip(names, rates, strict=True))
+    return _svg(figure, name, f"{xlabel}: {shown}")

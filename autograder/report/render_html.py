@@ -17,6 +17,7 @@ from typing import Any
 from markupsafe import Markup
 
 from autograder import safe_html
+from autograder.exporters import inline
 from autograder.report import plots
 from autograder.report.aggregate import GATE_CHECK, CheckSummary, ClassSummary, Group
 from autograder.report.collect import Student
@@ -41,6 +42,7 @@ svg.chart { display: block; max-width: 100%; height: auto; margin: 0.5em 0; }
 details summary { cursor: pointer; color: #3b6ea5; } .students a, .students span { margin-right: 0.6em; }
 .message { white-space: pre-wrap; font-family: monospace; font-size: 0.92em; }
 """
+CSS += inline.CSS
 
 TEMPLATE = """<!DOCTYPE html>
 <html lang="{{ language }}">
@@ -185,7 +187,7 @@ def _group_rows(summary: ClassSummary, groups: dict[str, list[Group]], links: _L
             "groups": [
                 {
                     "anchor": g.anchor,
-                    "text": g.text,
+                    "text": Markup(inline.readable(g.text)),
                     "id": g.id,
                     "got": g.got_text,
                     "count": g.count,
@@ -285,7 +287,9 @@ def _scores_section(summary: ClassSummary, language: str) -> dict[str, Any]:
     label = say.REPORT_SCORE.render(language)
     return {
         "scores": _stats(summary.scores.stats(), language, number),
-        "score_chart": Markup(plots.histogram(summary.scores.values, "scores", label, score_bins, None)),
+        "score_chart": Markup(
+            plots.histogram(summary.scores.values, "scores", label, score_bins, None, ylabel=_students(language))
+        ),
     }
 
 
@@ -334,6 +338,13 @@ def _not_written_section(summary: ClassSummary, links: _Links, language: str) ->
     return {"not_written": _group_rows(summary, summary.not_written, links, language)}
 
 
+def _students(language: str) -> str:
+    """The charts' y axis: students, in the report's language."""
+    from autograder import messages as say
+
+    return say.REPORT_STUDENTS.render(language)
+
+
 def _gate_section(summary: ClassSummary, language: str) -> dict[str, Any]:
     """The MNIST gate's test accuracy and speed: figures and a histogram each."""
     from autograder import messages as say
@@ -345,12 +356,20 @@ def _gate_section(summary: ClassSummary, language: str) -> dict[str, Any]:
             (
                 accuracy,
                 _stats(summary.accuracy.stats(), language, lambda v: f"{100 * v:.2f} %"),
-                Markup(plots.histogram([100 * v for v in summary.accuracy.values], "accuracy", accuracy)),
+                Markup(
+                    plots.histogram(
+                        [100 * v for v in summary.accuracy.values], "accuracy", accuracy, ylabel=_students(language)
+                    )
+                ),
             ),
             (
                 speed,
                 _stats(summary.times_reference.stats(), language, lambda v: f"{v:.2f}×"),
-                Markup(plots.histogram(summary.times_reference.values, "speed", speed, log=True)),
+                Markup(
+                    plots.histogram(
+                        summary.times_reference.values, "speed", speed, log=True, ylabel=_students(language)
+                    )
+                ),
             ),
         ],
     }
@@ -404,8 +423,8 @@ def _student_row(s: Student, links: _Links, groups: list[Group]) -> dict[str, An
         "name": s.name,
         "score": number(s.score) if s.graded else "—",
         "failed": Markup(" ").join(Markup("<code>{}</code>").format(v.check) for v in s.failed()),
-        "causes": Markup(" ").join(
-            Markup('<a href="#{}">{}</a>').format(g.anchor, g.id.removeprefix("cause."))
+        "causes": Markup("<br>").join(
+            Markup('<a href="#{}">{}</a>').format(g.anchor, Markup(inline.readable(g.text)))
             for g in groups
             if g.kind == "cause"
         ),
