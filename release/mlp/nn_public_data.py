@@ -294,6 +294,7 @@ CROSS_ENTROPY = {
         "mistakes": {
             "can_overflow": False,
             "can_underflow": False,
+            "unshifted_nonfinite_at": np.array([[False, False, False], [False, False, False]], dtype=bool),
             "loss_over_batch_row_shift": np.array(0.4904146265058631, dtype=np.float64),
             "loss_over_batch_column_shift": np.array(0.4904146265058631, dtype=np.float64),
             "dz_unshifted": np.array(
@@ -324,6 +325,7 @@ CROSS_ENTROPY = {
         "mistakes": {
             "can_overflow": False,
             "can_underflow": False,
+            "unshifted_nonfinite_at": np.array([[False, False]], dtype=bool),
             "loss_over_batch_row_shift": np.array(-0.0, dtype=np.float64),
             "loss_over_batch_column_shift": np.array(-0.0, dtype=np.float64),
             "dz_unshifted": np.array([[0.8807970779778823, -0.8807970779778824]], dtype=np.float64),
@@ -342,6 +344,7 @@ CROSS_ENTROPY = {
         "mistakes": {
             "can_overflow": True,
             "can_underflow": False,
+            "unshifted_nonfinite_at": np.array([[True, False, False], [False, True, True]], dtype=bool),
             "loss_over_batch_row_shift": np.array(-0.0, dtype=np.float64),
             "loss_over_batch_column_shift": np.array(-0.0, dtype=np.float64),
             "dz_unshifted": np.array([[-0.5, 0.0, 0.0], [0.0, 0.0, -0.5]], dtype=np.float64),
@@ -367,6 +370,7 @@ CROSS_ENTROPY = {
         "mistakes": {
             "can_overflow": False,
             "can_underflow": True,
+            "unshifted_nonfinite_at": np.array([[False, False, False], [False, False, False]], dtype=bool),
             "dz_unshifted": np.array(
                 [[0.13447071068499755, -0.5, 0.36552928931500245], [0.44039853898894116, 0.059601461011058766, -0.5]],
                 dtype=np.float64,
@@ -426,6 +430,17 @@ CROSS_ENTROPY = {
         "mistakes": {
             "can_overflow": False,
             "can_underflow": False,
+            "unshifted_nonfinite_at": np.array(
+                [
+                    [False, False, False, False],
+                    [False, False, False, False],
+                    [False, False, False, False],
+                    [False, False, False, False],
+                    [False, False, False, False],
+                    [False, False, False, False],
+                ],
+                dtype=bool,
+            ),
             "loss_over_batch_row_shift": np.array(1.7911266607330443, dtype=np.float64),
             "loss_over_batch_column_shift": np.array(1.7933329735855539, dtype=np.float64),
             "dz_unshifted": np.array(

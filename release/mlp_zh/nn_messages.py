@@ -12,6 +12,8 @@ way in the grader. Adding a language: a keyword of ``message`` and its wording f
 
 from __future__ import annotations
 
+import string
+import unicodedata
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
@@ -24,8 +26,14 @@ Field = Any
 as the language lists things), or a raw value (code, numbers, shapes, a type name) shown as ``str(value)`` in every
 language."""
 
-LIST_SEPARATOR = {"en": ", ", "zh": "、"}
-"""How a language separates the items of a list."""
+LIST_WORDS = {"en": {"list": ", ", "and": ", "}, "zh": {"list": "、", "and": " 和 "}}
+"""How a language joins the items of a list: a plain list, and before the last item of ``ALL_OF`` (English keeps the
+comma lists its checks always showed; a space beside a Chinese word is dropped as in templates)."""
+
+SPACE_BESIDE_WIDE = {"en": " ", "zh": ""}
+"""What a space in a template between a field and a wide (Chinese, full-width) character becomes, when the other side
+is wide too: a template sets its fields off by spaces ("应为 {expected}"), which Chinese typography keeps beside
+Latin letters, code and numbers ("应为 0.5") and drops between two Chinese characters ("应为形状 (3, 2)")."""
 
 
 @dataclass(frozen=True)
@@ -108,11 +116,49 @@ def render(text: Text | list | str | None, language: str = "en") -> str:
     if text is None:
         return ""
     if isinstance(text, list):
-        return LIST_SEPARATOR.get(language, ", ").join(render(item, language) for item in text)
+        return _listed([render(item, language) for item in text], language, "list")
     if not isinstance(text, Text):
         return str(text)
+    if text.id in _CONJUNCTIONS and isinstance(text.fields.get("items"), list):
+        return _listed([render(item, language) for item in text.fields["items"]], language, _CONJUNCTIONS[text.id])
     template = CATALOGUE[text.id].template(language if language in LANGUAGES else "en")
-    return template.format_map({name: render(value, language) for name, value in text.fields.items()})
+    values = {name: render(value, language) for name, value in text.fields.items()}
+    space = SPACE_BESIDE_WIDE.get(language, " ")
+    if space == " ":
+        return template.format_map(values)
+    words = ""
+    for literal, name, spec, conversion in string.Formatter().parse(template):
+        words = _joined(words, literal, space)
+        if name is not None:
+            value = values[name] if conversion is None else repr(values[name])
+            words = _joined(words, format(value, spec or ""), space)
+    return words
+
+
+def _listed(items: list[str], language: str, kind: str) -> str:
+    """``items`` joined as ``language`` lists things (``LIST_WORDS``): the last with the word of ``kind``."""
+    words = LIST_WORDS.get(language, LIST_WORDS["en"])
+    space = SPACE_BESIDE_WIDE.get(language, " ")
+    joined = items[0] if items else ""
+    for number, item in enumerate(items[1:], 2):
+        joined = _joined(_joined(joined, words[kind if number == len(items) else "list"], space), item, space)
+    return joined
+
+
+def is_wide(character: str) -> bool:
+    """A character two columns wide: Chinese, or full-width punctuation (``，``, ``（``)."""
+    return unicodedata.east_asian_width(character) in "WF"
+
+
+def _joined(before: str, after: str, space: str) -> str:
+    """``before + after``, the one space where they meet replaced by ``space`` if wide characters are on both sides."""
+    if before.endswith(" ") and not before.endswith("  ") and len(before) > 1 and after:
+        if is_wide(before[-2]) and is_wide(after[0]):
+            return before[:-1] + space + after
+    if after.startswith(" ") and not after.startswith("  ") and before and len(after) > 1:
+        if is_wide(before[-1]) and is_wide(after[1]):
+            return before + space + after[1:]
+    return before + after
 
 
 @dataclass(frozen=True)
@@ -178,15 +224,46 @@ NO_CHINESE_FONT = message(
     zh="没有找到中文字体：图中的中文标签会显示为方框（请安装一种中文字体，例如 Noto Sans CJK SC）。",
 )
 
+ALL_OF = message("list.and", en="{items}", zh="{items}")
+"""A list whose items all count ("W2 和 b2"): ``ALL_OF(items=[...])``, joined by ``LIST_WORDS``."""
+_CONJUNCTIONS = {ALL_OF.id: "and"}
+
 # --- the sentence of a failure: what was checked, and what went wrong
 EXPECTED_GOT = message(
-    "expected_got", en="{what}: expected {expected}, got {got}.", zh="{what}：期望 {expected}，实际得到 {got}。"
+    "expected_got", en="{what}: expected {expected}, got {got}.", zh="{what}：应为 {expected}，实际为 {got}。"
 )
 RAISED = message("raised", en="{what} raised {exception}: {message}", zh="{what} 抛出了 {exception}：{message}")
 RAISED_AT = message(
     "raised_at",
     en="{what} raised {exception}: {message}\n  in your code: `{line}`",
     zh="{what} 抛出了 {exception}：{message}\n  出错的代码：`{line}`",
+)
+SHAPES_MATMUL = message(
+    "shapes.matmul",
+    en="in a matrix product `A @ B`, the last axis of A has {left} entries and the first axis of B has {right}: they "
+    "must be equal\n  NumPy's words: {numpy}",
+    zh="矩阵乘积 `A @ B` 中，A 的最后一维长 {left}，B 的第一维长 {right}，两者应当相等\n  NumPy 的原文：{numpy}",
+)
+"""NumPy's matmul error, explained from what it says (the two sizes that differ)."""
+SHAPES_DOT = message(
+    "shapes.dot",
+    en="in a matrix product of arrays of shapes {left} and {right}, the last axis of the first and the first axis of "
+    "the second must have the same length\n  NumPy's words: {numpy}",
+    zh="形状为 {left} 和 {right} 的两个数组做矩阵乘积，第一个的最后一维与第二个的第一维长度应当相同\n"
+    "  NumPy 的原文：{numpy}",
+)
+SHAPES_BROADCAST = message(
+    "shapes.broadcast",
+    en="an elementwise operation (+, -, *, / or a NumPy function) on arrays of shapes {shapes}, which do not "
+    "broadcast together\n  NumPy's words: {numpy}",
+    zh="对形状为 {shapes} 的数组做逐元素运算（+、-、*、/ 或 NumPy 函数），这些形状无法广播到一起\n"
+    "  NumPy 的原文：{numpy}",
+)
+SHAPES_OUTPUT = message(
+    "shapes.output",
+    en="an in-place operation (such as += or out=) writes a result of shape {result} into an array of shape "
+    "{target}\n  NumPy's words: {numpy}",
+    zh="原地运算（例如 += 或 out=）要把形状为 {result} 的结果写入形状为 {target} 的数组\n  NumPy 的原文：{numpy}",
 )
 NOT_WRITTEN = message(
     "not_written",
@@ -201,28 +278,30 @@ EXPECTED_UNCHANGED = message(
 PARAMETERS_DIFFER = message(
     "parameters_differ",
     en="{what}: expected the Parameters {names} with shapes {shapes}, got {count} arrays with shapes {found}.",
-    zh="{what}：应为参数 {names}，形状为 {shapes}；实际得到 {count} 个数组，形状为 {found}。",
+    zh="{what}：应为参数 {names}，形状依次为 {shapes}；实际为 {count} 个数组，形状依次为 {found}。",
 )
 LAYERS_RAN = message(
-    "layers_ran", en="{model}: the layers ran in the order {calls}", zh="{model}：各层的实际调用顺序为 {calls}"
+    "layers_ran", en="{model}: the layers ran in the order {calls}", zh="{model} 实际调用各层的顺序为 {calls}"
 )
 
 # --- what was checked
-PART_OF = message("part_of", en="{what}: {part}", zh="{what}：{part}")
+PART_OF = message("part_of", en="{what}: {part}", zh="{what}，{part}")
 YOUR_PART = message("your_part", en="Your {part}", zh="你的 {part}")
 FD_CHECK = message("fd_check", en="{what} (finite-difference check)", zh="{what}（有限差分检查）")
 ON_EXAMPLE = message("on_example", en="{call} on the worked example", zh="{call}（示例）")
 ON_HUGE_LOGITS = message("on_huge_logits", en="{call} on logits of ±1000", zh="{call}（logits 为 ±1000）")
 TARGETS_UNDERFLOW = message(
-    "targets_underflow", en="{call} with targets at probability exp(-800)", zh="{call}（目标类别的概率为 exp(-800)）"
+    "targets_underflow",
+    en="{call} with targets at probability exp(-800)",
+    zh="{call}（真实标签类别的概率为 exp(-800)）",
 )
-ON_INPUT = message("on_input", en="{call} on {h}", zh="{call}，输入为 {h}")
-ON_FLOAT64_INPUT = message("on_float64_input", en="{call} on float64 {h}", zh="{call}，float64 输入 {h}")
-WITH_GRAD = message("with_grad", en="{call} with grad {g}", zh="{call}，grad 为 {g}")
+ON_INPUT = message("on_input", en="{call} on {h}", zh="{call}（输入为 {h}）")
+ON_FLOAT64_INPUT = message("on_float64_input", en="{call} on float64 {h}", zh="{call}（输入为 float64 的 {h}）")
+WITH_GRAD = message("with_grad", en="{call} with grad {g}", zh="{call}（grad 为 {g}）")
 AFTER_EARLIER_WITH_GRAD = message(
     "after_earlier_with_grad",
     en="{call} on {h} (after an earlier forward) with grad {g}",
-    zh="{call}，输入为 {h}（之前已调用过一次 forward），grad 为 {g}",
+    zh="{call}（输入为 {h}，之前已调用过一次 forward，grad 为 {g}）",
 )
 FOR_X_SHAPE = message("for_x_shape", en="{call} for x of shape {shape}", zh="{call}（x 的形状为 {shape}）")
 FOR_FLOAT64_XWB = message("for_float64_xwb", en="{call} for float64 x, W, b", zh="{call}（x、W、b 为 float64）")
@@ -238,17 +317,17 @@ AFTER_STALE_FORWARD = message(
     en="{call} after forward(x_stale), forward(x)",
     zh="{call}（先调用 forward(x_stale)，再调用 forward(x)）",
 )
-RETURNED_DX = message("returned_dx", en="{call}, the returned dX", zh="{call}，返回的 dX")
+RETURNED_DX = message("returned_dx", en="{call}, the returned dX", zh="{call} 返回的 dX")
 SGD_AFTER_STEPS = message(
     "sgd_after_steps",
     en="{call} with lr={lr}, the .grad of parameter {index} None, after {steps} step(s)",
-    zh="{call}（lr={lr}，参数 {index} 的 .grad 为 None），{steps} 步之后",
+    zh="{call}（lr={lr}，参数 {index} 的 .grad 为 None）执行 {steps} 步之后",
 )
 SGD_PARAMETER = message(
-    "sgd_parameter", en="{after}: parameter {index} of shape {shape}", zh="{after}：形状为 {shape} 的参数 {index}"
+    "sgd_parameter", en="{after}: parameter {index} of shape {shape}", zh="{after}，形状为 {shape} 的参数 {index}"
 )
-ITS_GRAD = message("its_grad", en="{what}: its .grad", zh="{what}：它的 .grad")
-NAMED_GRAD = message("named_grad", en="{call}: {name}.grad", zh="{call}：{name}.grad")
+ITS_GRAD = message("its_grad", en="{what}: its .grad", zh="{what} 的 .grad")
+NAMED_GRAD = message("named_grad", en="{call}: {name}.grad", zh="{call} 之后的 {name}.grad")
 LAYER_UNCHECKED = message(
     "layer_unchecked",
     en="{model}: not checked, because it runs your {layer}, whose public check fails.",
@@ -257,14 +336,14 @@ LAYER_UNCHECKED = message(
 
 # --- what was expected, what came
 A_NUMPY_ARRAY = message("a_numpy_array", en="a NumPy array", zh="一个 NumPy 数组")
-KIND_VALUE = message("kind_value", en="{kind} {value}", zh="{kind} {value}")
+KIND_VALUE = message("kind_value", en="{kind} {value}", zh="{kind} 类型的值 {value}")
 FLOAT_DTYPE = message("float_dtype", en="a floating-point dtype", zh="浮点类型（dtype）")
 DTYPE = message("dtype", en="dtype {dtype}", zh="dtype {dtype}")
-ONLY_FINITE = message("only_finite", en="only finite numbers", zh="只含有限的数")
+ONLY_FINITE = message("only_finite", en="only finite numbers", zh="只含有限数的结果")
 NAN_ENTRIES = message(
     "nan_entries",
     en="{count} NaN/inf entries (first at index {index})",
-    zh="{count} 个 NaN/inf 元素（第一个位于索引 {index}）",
+    zh="含有 {count} 个 NaN/inf 元素的结果（第一个位于索引 {index}）",
 )
 NOT_FINITE_VALUE = message("not_finite_value", en="the value {value}", zh="值 {value}")
 SHAPE = message("shape", en="shape {shape}", zh="形状 {shape}")
@@ -291,36 +370,38 @@ EPS_IN_LOG = message(
 )
 VALUE_ERROR = message("value_error", en="{value}, relative error {error}", zh="{value}，相对误差为 {error}")
 KEEP_ITS_SHAPE = message(
-    "keep_its_shape", en="the array it was given to keep its shape {shape}", zh="传入的数组保持形状 {shape}"
+    "keep_its_shape",
+    en="the array it was given to keep its shape {shape}",
+    zh="传入数组原来的形状 {shape}（传入的数组应保持不变）",
 )
 STAY_UNCHANGED = message(
     "stay_unchanged",
     en="the array it was given to stay unchanged ({value} at index {index})",
-    zh="传入的数组保持不变（索引 {index} 处为 {value}）",
+    zh="传入数组在索引 {index} 处原来的值 {value}（传入的数组应保持不变）",
 )
 ONE_FLOAT = message(
     "one_float",
     en="one floating-point number (the mean loss: a Python float or a NumPy scalar)",
     zh="一个浮点数（平均损失：Python float 或 NumPy 标量）",
 )
-KIND_SHAPE = message("kind_shape", en="{kind} of shape {shape}", zh="{kind}，形状 {shape}")
+KIND_SHAPE = message("kind_shape", en="{kind} of shape {shape}", zh="形状为 {shape} 的 {kind}")
 KIND_SHAPE_DTYPE = message(
-    "kind_shape_dtype", en="{kind} of shape {shape} and dtype {dtype}", zh="{kind}，形状 {shape}，dtype {dtype}"
+    "kind_shape_dtype", en="{kind} of shape {shape} and dtype {dtype}", zh="形状为 {shape}、dtype 为 {dtype} 的 {kind}"
 )
 SAME_OBJECTS = message(
     "same_objects",
     en="optimizer.params to hold the same Parameter objects",
-    zh="optimizer.params 仍是原来那些 Parameter 对象",
+    zh="optimizer.params 中原来的那些 Parameter 对象",
 )
 OTHER_OBJECTS = message("other_objects", en="other objects", zh="其他对象")
 REMAIN_PARAMETERS = message(
-    "remain_parameters", en="optimizer.params to remain Parameters", zh="optimizer.params 中仍是 Parameter"
+    "remain_parameters", en="optimizer.params to remain Parameters", zh="optimizer.params 中的 Parameter 对象"
 )
 OTHER_ARRAYS = message("other_arrays", en="other arrays", zh="其他数组")
-LEAVE_GRAD = message("leave_grad", en="step to leave .grad as it was", zh="step 不改变 .grad")
-LEAVE_GRAD_NONE = message("leave_grad_none", en="step to leave .grad None", zh="step 让 .grad 保持为 None")
+LEAVE_GRAD = message("leave_grad", en="step to leave .grad as it was", zh="step 之前的 .grad（step 不应修改它）")
+LEAVE_GRAD_NONE = message("leave_grad_none", en="step to leave .grad None", zh="None（step 应让 .grad 保持为 None）")
 AN_ARRAY = message("an_array", en="an array", zh="一个数组")
-IT_CHANGED = message("it_changed", en="it changed", zh=".grad 被改变了")
+IT_CHANGED = message("it_changed", en="it changed", zh="被修改过的 .grad")
 
 # --- likely causes: each names one mistake, and is counted by its id in the class report
 
@@ -381,7 +462,7 @@ DX_NOT_TRANSPOSED = cause("linear.dx_not_transposed", en="dX = G W: W is not tra
 DX_OVER_BATCH = cause(
     "linear.dx_over_batch",
     en="dX divided by the batch size (the loss already averages; dX is a plain product)",
-    zh="dX 除以了批量大小（损失已经取过平均；dX 就是一个普通的矩阵乘积）",
+    zh="dX 除以了 batch 大小 B（损失已经取过平均；dX 就是一个普通的矩阵乘积）",
 )
 DW_TRANSPOSED = cause(
     "linear.dw_transposed", en="dW = Gᵀ X: the product is transposed", zh="dW = Gᵀ X：乘积的顺序反了（结果被转置）"
@@ -389,7 +470,7 @@ DW_TRANSPOSED = cause(
 DW_OVER_BATCH = cause(
     "linear.dw_over_batch",
     en="dW divided by the batch size (the loss already averages; dW is a plain sum over the batch)",
-    zh="dW 除以了批量大小（损失已经取过平均；dW 就是在小批量上的普通求和）",
+    zh="dW 除以了 batch 大小 B（损失已经取过平均；dW 就是在 batch 维度上的普通求和）",
 )
 DW_STALE_INPUT = cause(
     "linear.dw_stale_input",
@@ -397,27 +478,30 @@ DW_STALE_INPUT = cause(
     "every call",
     zh='dW 用了更早一次 forward 调用的输入：forward 每次调用都必须保存最新的输入，`self.ctx["x"] = x`',
 )
-DB_NOT_SUMMED = cause("linear.db_not_summed", en="db = G, not summed over the batch", zh="db = G，没有在小批量上求和")
+DB_NOT_SUMMED = cause(
+    "linear.db_not_summed", en="db = G, not summed over the batch", zh="db = G，没有在 batch 维度上求和"
+)
 DB_KEEPDIMS = cause(
     "linear.db_keepdims",
     en="db has shape (1, D_out): the sum kept the batch axis (keepdims=True); b has shape (D_out,)",
-    zh="db 的形状为 (1, D_out)：求和保留了批量轴（keepdims=True）；b 的形状是 (D_out,)",
+    zh="db 的形状为 (1, D_out)：求和时保留了 batch 维度（keepdims=True），而 b 的形状是 (D_out,)",
 )
 DB_WRONG_AXIS = cause(
     "linear.db_wrong_axis",
     en="db summed over the features (axis=1) instead of the batch (axis=0)",
-    zh="db 在特征轴（axis=1）上求和，而不是在批量轴（axis=0）上",
+    zh="db 在特征维度（axis=1）上求和，而不是在 batch 维度（axis=0）上",
 )
 DB_MEAN = cause(
     "linear.db_mean",
     en="db averaged over the batch (mean) instead of summed",
-    zh="db 在小批量上取了平均（mean），而不是求和",
+    zh="db 在 batch 维度上取了平均（mean），而不是求和",
 )
 DB_ONE_NUMBER = cause(
     "linear.db_one_number",
     en="db is one number, summed over every axis (or squeezed); sum over the batch axis only (axis=0), which "
     "keeps the shape (D_out,)",
-    zh="db 成了一个数：在所有轴上求和（或被 squeeze 了）；只应在批量轴（axis=0）上求和，这样形状保持为 (D_out,)",
+    zh="db 成了一个数，因为在所有轴上求了和（或被 squeeze 了）；只应在 batch 维度（axis=0）上求和，"
+    "这样形状保持为 (D_out,)",
 )
 RELU_MAX_REDUCTION = cause(
     "relu.max_reduction",
@@ -432,24 +516,26 @@ RELU_NEGATIVE_PART = cause(
 RELU_MASK_AT_ZERO = cause(
     "relu.mask_at_zero",
     en="mask 1(H ≥ 0): the gradient at exactly H = 0 must be 0, use `x > 0`",
-    zh="掩码为 1(H ≥ 0)：H 恰好为 0 处的梯度必须为 0，请用 `x > 0`",
+    zh="掩码用了 1(H ≥ 0)：在不可导点 H = 0 处梯度必须取 0，请用 `x > 0`",
 )
 RELU_TIMES_OUTPUT = cause(
     "relu.times_output",
     en="G multiplied by the output max(H, 0) instead of by the mask 1(H > 0)",
-    zh="G 乘的是输出 max(H, 0)，而不是掩码 1(H > 0)",
+    zh="上游梯度 G 乘的是输出 max(H, 0)，而不是掩码 1(H > 0)",
 )
 RELU_MASK_FROM_G = cause(
     "relu.mask_from_g",
     en="the mask taken from the gradient G instead of from the input H",
-    zh="掩码取自梯度 G，而不是输入 H",
+    zh="掩码取自上游梯度 G，而不是输入 H",
 )
 RELU_STALE_MASK = cause(
     "relu.stale_mask",
     en="the mask comes from an earlier forward call: forward must save what backward needs on every call",
     zh="掩码来自更早一次 forward 调用：forward 每次调用都必须保存 backward 需要的内容",
 )
-RELU_NO_MASK = cause("relu.no_mask", en="no mask: backward returns G unchanged", zh="没有掩码：backward 原样返回了 G")
+RELU_NO_MASK = cause(
+    "relu.no_mask", en="no mask: backward returns G unchanged", zh="没有用掩码：backward 原样返回了上游梯度 G"
+)
 NO_MAX_SHIFT = cause(
     "loss.no_max_shift",
     en="softmax without subtracting each row's max first: exp of a large logit overflows to inf, which turns "
@@ -472,12 +558,12 @@ DIVIDES_BY_ZERO = cause(
 OVER_BATCH = cause(
     "loss.over_batch",
     en="softmax normalised over the batch axis (axis=0) instead of over each row's classes (axis=1)",
-    zh="softmax 在批量轴（axis=0）上归一化，而不是在每行的类别（axis=1）上",
+    zh="softmax 在 batch 维度（axis=0）上归一化，而不是在每一行的类别（axis=1）上",
 )
 LOSS_SUMMED = cause(
     "loss.summed",
     en="the loss is summed over the batch, not averaged (B times too large)",
-    zh="损失在小批量上求和而没有取平均（大了 B 倍）",
+    zh="损失在 batch 维度上求和而没有取平均（大了 B 倍）",
 )
 LOSS_SIGN = cause(
     "loss.sign",
@@ -487,17 +573,17 @@ LOSS_SIGN = cause(
 DZ_NOT_OVER_B = cause(
     "loss.dz_not_over_b",
     en="dZ is not divided by B (the loss is a mean over the batch)",
-    zh="dZ 没有除以 B（损失是小批量上的平均）",
+    zh="dZ 没有除以 B（损失是 batch 中 B 个样本的平均）",
 )
 DZ_EVERY_ROW = cause(
     "loss.dz_every_row",
     en="the one-hot subtracted with grad[:, y] (every row, at every target column) instead of grad[np.arange(B), y]",
-    zh="用 grad[:, y] 减去独热向量（每一行的每个目标列都减了），应为 grad[np.arange(B), y]",
+    zh="用 grad[:, y] 减去独热向量（每一行在所有标签所在的列上都减了），应为 grad[np.arange(B), y]",
 )
 DZ_NO_ONEHOT = cause(
     "loss.dz_no_onehot",
     en="the one-hot of the targets is not subtracted: dZ = softmax(Z) / B",
-    zh="没有减去目标的独热向量：dZ = softmax(Z) / B",
+    zh="没有减去真实标签的独热向量：dZ = softmax(Z) / B",
 )
 DZ_SIGN = cause(
     "loss.dz_sign",
@@ -512,7 +598,7 @@ DZ_FROM_LOGITS = cause(
 PER_SAMPLE_LOSSES = cause(
     "loss.per_sample",
     en="the per-sample losses are returned instead of their mean over the batch, e.g. `losses.mean()`",
-    zh="返回的是每个样本的损失，而不是它们在小批量上的平均，例如 `losses.mean()`",
+    zh="返回的是每个样本的损失，而不是它们在 batch 上的平均，例如 `losses.mean()`",
 )
 LOSS_SHAPE_ONE = cause(
     "loss.shape_one",
@@ -599,7 +685,7 @@ MLP_RETURNS_RELU_GRAD = cause(
 BACKWARD_STARTED = message(
     "cause.mlp.backward_started",
     en="backward started with {layer}: it must run in reverse order, fc2 → relu → fc1",
-    zh="backward 从 {layer} 开始：它必须按相反的顺序运行，fc2 → relu → fc1",
+    zh="backward 从 {layer} 开始：它必须按相反的顺序运行（fc2 → relu → fc1）",
 )
 RELU_NOT_CALLED_BACKWARD = cause(
     "mlp.relu_not_called_backward",
@@ -614,7 +700,7 @@ RELU_NOT_CALLED_FORWARD = cause(
 LAYER_ORDER = message(
     "cause.mlp.layer_order",
     en="{direction} calls the layers in the order {seen}; expected {order}",
-    zh="{direction} 调用各层的顺序为 {seen}；应为 {order}",
+    zh="{direction} 调用各层的顺序为 {seen}，应为 {order}",
 )
 PARAMETERS_MISS = message(
     "cause.mlp.parameters_miss",
@@ -638,8 +724,8 @@ ERROR_AXIS = cause(
     "error.axis",
     en="an axis the array does not have: an array lost an axis, usually the batch axis at B = 1 (np.squeeze, x[0] "
     "or .flatten() turn shape (1, C) into (C,)); keep every batch 2-D",
-    zh="数组没有这个轴：某个数组少了一个轴，通常是 B = 1 时的批量轴（np.squeeze、x[0] 或 .flatten() 会把形状 (1, C) "
-    "变成 (C,)）；每个小批量都要保持二维",
+    zh="数组没有这个轴：某个数组少了一个轴，通常是 B = 1 时的 batch 维度（np.squeeze、x[0] 或 .flatten() 会把形状 "
+    "(1, C) 变成 (C,)）；每个 batch 都要保持二维",
 )
 ERROR_UNBOUND = cause(
     "error.unbound_local",
@@ -711,7 +797,7 @@ LINEAR_DB_FORMULA = formula(
     "linear_db",
     en="db = Σ_i G_i: sum G over the batch axis (axis=0), so that db has the shape of b, (D_out,); store it in "
     "self.b.grad",
-    zh="db = Σ_i G_i：在批量轴（axis=0）上对 G 求和，使 db 的形状与 b 相同，为 (D_out,)；把它存入 self.b.grad",
+    zh="db = Σ_i G_i：在 batch 维度（axis=0）上对 G 求和，使 db 的形状与 b 相同，为 (D_out,)；把它存入 self.b.grad",
 )
 RELU_FORWARD_FORMULA = formula(
     "relu_forward",
@@ -726,7 +812,7 @@ RELU_BACKWARD_FORMULA = formula(
 CROSS_ENTROPY_FORMULA = formula(
     "cross_entropy",
     en="L = −(1/B) Σ_i log softmax(Z_i)[y_i]: subtract each row's max before exp, and average over the batch",
-    zh="L = −(1/B) Σ_i log softmax(Z_i)[y_i]：取 exp 之前先减去每行的最大值，并在小批量上取平均",
+    zh="L = −(1/B) Σ_i log softmax(Z_i)[y_i]：取 exp 之前先减去每行的最大值，并在 batch 上取平均",
 )
 CROSS_ENTROPY_GRAD_FORMULA = formula(
     "cross_entropy_grad",

@@ -194,10 +194,20 @@ UNDERFLOW_LOG_P = -87.0
 probability is below it ``can_underflow``."""
 
 
-def _overflowed(actual: np.ndarray, can_overflow: bool, can_underflow: bool, **_: Any) -> bool:
-    """Non-finite where only a missing max shift can explain it: exp overflows, and no target's probability
-    underflows (the caller says which can happen on its inputs)."""
-    return not np.isfinite(actual).all() and can_overflow and not can_underflow
+def _overflowed(
+    actual: np.ndarray, can_overflow: bool, can_underflow: bool, unshifted_nonfinite_at: Any = None, **_: Any
+) -> bool:
+    """Non-finite where only a missing max shift can explain it: exp overflows, no target's probability underflows
+    (the caller says which can happen on its inputs), and, for an array of the logits' shape, every non-finite
+    entry is one a softmax without the shift can make non-finite (``unshifted_nonfinite_at``, from the caller)."""
+    nonfinite = ~np.isfinite(np.asarray(actual, dtype=np.float64))
+    if not (nonfinite.any() and can_overflow and not can_underflow):
+        return False
+    if unshifted_nonfinite_at is None:
+        return True
+    possible = np.asarray(unshifted_nonfinite_at, dtype=bool)
+    # A NaN beyond those entries (say a whole row, after a Jacobian product) has another cause: name none.
+    return nonfinite.shape != possible.shape or not (nonfinite & ~possible).any()
 
 
 def _log_of_underflow(actual: np.ndarray, can_overflow: bool, can_underflow: bool, **_: Any) -> bool:
