@@ -265,7 +265,7 @@ GATE_NO_LEARNING = text(
     "gate.no_learning",
     en="training does not learn (the accuracy is near chance, 10%): a forward or a gradient of your MLP, Linear or "
     "ReLU is wrong (check their tests above)",
-    zh="训练没有学到东西（准确率接近随机猜测的 10%）：你的 MLP、Linear 或 ReLU 的某个前向计算或梯度有误"
+    zh="训练没有学到东西（准确率与随机分类相当，约 10%）：你的 MLP、Linear 或 ReLU 的某个前向计算或梯度有误"
     "（请查看上面它们的测试）",
 )
 GATE_NEAR_REFERENCE = message(
