@@ -145,6 +145,15 @@ def test_a_worker_computing_hard_past_the_idle_bound_is_not_stopped_as_idle() ->
     assert stopped == "" and seconds < 15.0
 
 
+def test_a_worker_a_busy_machine_keeps_waiting_is_not_stopped_as_stuck(monkeypatch: pytest.MonkeyPatch) -> None:
+    # A machine so busy that the worker gets no CPU at all in a stall window (its CPU clock stands still) while it
+    # is ready to run: stuck is the student's, waiting for a CPU is the machine's (verdicts must not depend on load).
+    monkeypatch.setattr(workers, "tree_cpu", lambda pid: 0.0)
+    budget = workers.WorkerBudget(stall=1.0, idle=60.0, wall=60.0)
+    stopped, seconds = _watched("import time\nend = time.time() + 2.5\nwhile time.time() < end: pass", budget)
+    assert stopped == "" and seconds < 15.0
+
+
 def test_a_tree_over_the_memory_bound_is_stopped() -> None:
     budget = workers.WorkerBudget(memory=128 << 20, stall=30.0)
     stopped, seconds = _watched(FORKED_MEMORY.format(mib=48), budget)

@@ -50,7 +50,8 @@ from probe.run import main
 main(sys.argv[1:])
 """
 STALL_CPU = 0.5
-"""CPU seconds a worker must use in each ``stall`` window: waiting code (sleep, input, a sleeping child) uses none."""
+"""Seconds a worker must spend running or waiting for a CPU (``tree_runnable``) in each ``stall`` window: waiting
+code (sleep, input, a sleeping child) spends none; a busy machine only makes it wait, which counts."""
 IDLE_SHARE = 0.75
 """Share of its time a worker past ``WorkerBudget.idle`` must have been running or waiting for a CPU. A correct
 solution's worker computes all the time (measured: 0.94 for the reference's gate, startup included; 0.99 for float64
@@ -250,7 +251,7 @@ def _watch(
     ``budget.idle`` seconds, holds too much memory, or outlives the backstop. ``tick``, if given, is called about once
     a second (the stage the grade command shows: ``grading.stage``)."""
     start = time.monotonic()
-    history: list[tuple[float, float]] = []  # (wall, CPU) samples of the last stall window
+    history: list[tuple[float, float]] = []  # (wall, running or waiting for a CPU) samples of the last stall window
     polls = 0
     while process.poll() is None:
         time.sleep(0.25)
@@ -258,7 +259,8 @@ def _watch(
         if tick is not None and polls % 4 == 1:
             tick()
         now, used = time.monotonic() - start, tree_cpu(process.pid)
-        history.append((now, used))
+        runnable = tree_runnable(process.pid)
+        history.append((now, runnable))
         while len(history) > 1 and history[1][0] <= now - budget.stall:
             history.pop(0)
         stopped = ""
@@ -266,11 +268,12 @@ def _watch(
             stopped = "cpu"
         elif tree_memory(process.pid) > budget.memory:
             stopped = "memory"
-        elif now >= budget.stall and history[0][0] <= now - budget.stall and used - history[0][1] < STALL_CPU:
+        # Stuck means neither running nor waiting for a CPU: a worker a busy machine keeps waiting is not stuck.
+        elif now >= budget.stall and history[0][0] <= now - budget.stall and runnable - history[0][1] < STALL_CPU:
             stopped = "stalled"
         # Past ``idle``, only a worker that mostly slept is the student's: one kept waiting by a busy machine counts
         # as computing (``tree_runnable``) and runs on to the backstop, the machine's fault.
-        elif now > budget.idle and tree_runnable(process.pid) < IDLE_SHARE * now:
+        elif now > budget.idle and runnable < IDLE_SHARE * now:
             stopped = "idle"
         elif now > budget.wall:
             stopped = "wall"
