@@ -5,8 +5,9 @@ Usage (from an environment with the kit's test extras and mutmut 3, e.g. ``.venv
     .venv/bin/python benchmarks/mutation.py [--paths autograder/judge/relu.py ...] [--max-children 1]
         [--sample 400 [--seed 21]] [--keep DIR]
 
-The default ``--paths`` are the judges, their inputs, the registry and the course's checking helpers: about 3,300
-mutants, some 3 hours on 2 cores; ``--sample N`` tests N of them drawn at random (stated as such in the output).
+The default ``--paths`` are all the grading code: the judges, their inputs, the probes, the registry, the public
+checks and their diagnosis helpers (``nn_checks``, ``nn_public``, ``nn_diagnosis``): some 3,500+ mutants, about
+3.5 hours on 2 cores; ``--sample N`` tests N of them drawn at random (stated as such in the output).
 Measured figures and every survivor, classified: ``benchmarks/mutation_survivors.md``.
 
 It clones the repository's committed tree (HEAD, not the work tree) into a temporary folder, writes mutmut's
@@ -57,9 +58,13 @@ REPO = Path(__file__).resolve().parents[1]
 JUDGES = tuple(
     f"autograder/judge/{name}.py" for name in ("common", "linear", "relu", "loss", "sgd", "mlp", "gate", "inputs")
 )
-HELPERS = ("source/mlp/nn_checks.py", "source/mlp/nn_diagnosis.py")
-DEFAULT_PATHS = (*JUDGES, "autograder/registry.py", *HELPERS)
-"""The hidden checks' judging code: the judges, their inputs, the registry and the course's checking helpers."""
+PROBES = tuple(
+    f"autograder/probe/{name}.py" for name in ("core", "linear", "relu", "loss", "sgd", "mlp", "gate", "run")
+)
+"""The worker's probes (``probe/messages.py`` only declares message texts and is left out)."""
+HELPERS = ("source/mlp/nn_checks.py", "source/mlp/nn_public.py", "source/mlp/nn_diagnosis.py")
+DEFAULT_PATHS = (*JUDGES, *PROBES, "autograder/registry.py", *HELPERS)
+"""All the grading code: the judges, their inputs, the probes, the registry, the public checks and their diagnosis."""
 
 HELPER_FOLDER = "source/mlp"
 """Modules here are imported by bare name (``import nn_checks``), not by their path."""
