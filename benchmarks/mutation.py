@@ -3,7 +3,13 @@
 Usage (from an environment with the kit's test extras and mutmut 3, e.g. ``.venv/bin/pip install mutmut``)::
 
     .venv/bin/python benchmarks/mutation.py [--paths autograder/judge/relu.py ...] [--max-children 1]
-        [--sample 400 [--seed 21]] [--keep DIR]
+        [--sample 400 [--seed 21]] [--only NAME ...] [--keep DIR]
+    .venv/bin/python benchmarks/mutation.py --named [NAME ...]
+
+``--named`` needs no mutmut: it applies each hand-written weakening of ``benchmarks/named_mutants.py`` (or those
+named) alone to a clone of HEAD, runs only the test files the weakening names (fast tier) and reports each as caught
+(the tests failed) or NOT CAUGHT, in a few minutes. ``--only`` runs mutmut on the named mutants only (e.g. an earlier
+sample's survivors, after new tests: a killed mutant stays killed when tests are only added).
 
 The default ``--paths`` are all the grading code: the judges, their inputs, the probes, the registry, the public
 checks and their diagnosis helpers (``nn_checks``, ``nn_public``, ``nn_diagnosis``): some 3,500+ mutants, about
@@ -22,9 +28,9 @@ function and a one-line diff.
 
 Left out of the run (``--exclude-tests``): the tests that read source files as text (the generated release/ and
 solutions/ copies of the course helpers, the Chinese edition's copies, the README's commands, the house style, the
-imports allowed beside student code). On a mutated tree they fail for every mutant of the helpers whatever the
-mutant does (mutmut's trampolines change the files' text and import mutmut), and mutmut refuses to start when a
-test fails on the unmutated code.
+imports allowed beside student code, the named weakenings' texts). On a mutated tree they fail for every mutant of
+the helpers whatever the mutant does (mutmut's trampolines change the files' text and import mutmut), and mutmut
+refuses to start when a test fails on the unmutated code.
 
 The course helpers (``source/mlp/nn_checks.py``, ``nn_diagnosis.py``) are imported by bare name after ``sys.path``
 is set (``tests/conftest.py``), while mutmut names a mutant after its file's path (``source.mlp.nn_checks``): the
@@ -73,6 +79,7 @@ EXCLUDED_TESTS = (
     "tests/test_generated_files.py",
     "tests/test_style.py",
     "tests/test_docs.py",
+    "tests/test_named_mutants.py",
     "tests/test_edition.py::test_the_chinese_edition_is_current",
     "tests/test_edition.py::test_both_editions_have_the_same_code_grade_ids_and_points",
     "tests/test_trust_line.py::test_untrusted_code_imports_only_the_standard_library_numpy_and_the_course_helpers",
@@ -187,6 +194,57 @@ def sampled(clone: Path, mutmut: Path, max_children: int, log: Path, size: int, 
     return sample, seconds + run(clone, mutmut, max_children, log, sample)
 
 
+def named(repo: Path, work: Path, names: list[str]) -> int:
+    """Apply each named weakening alone to a clone of ``repo``'s HEAD and run its tests; return how many were not
+    caught."""
+    from named_mutants import MUTANTS  # beside this file
+
+    chosen = [m for m in MUTANTS if not names or m.name in names]
+    if names and len(chosen) != len(set(names)):
+        raise SystemExit(f"unknown named mutants: {sorted(set(names) - {m.name for m in MUTANTS})}")
+    clone = work / "kit"
+    subprocess.run(["git", "clone", "-q", "--no-hardlinks", str(repo), str(clone)], check=True)
+    env = dict(os.environ, PYTHONPATH=str(clone))  # the clone's packages, not an editable install's
+    where = subprocess.run(
+        [sys.executable, "-c", "import autograder; print(autograder.__file__)"],
+        cwd=clone,
+        env=env,
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout.strip()
+    if not Path(where).resolve().is_relative_to(clone.resolve()):
+        raise SystemExit(f"the clone imports autograder from {where}, not from itself")
+
+    def tests_fail(tests: tuple[str, ...]) -> tuple[bool, float]:
+        start = time.monotonic()
+        command = [sys.executable, "-m", "pytest", "-q", "-x", *FAST_TIER, *tests]
+        done = subprocess.run(command, cwd=clone, env=env, capture_output=True, text=True)
+        return done.returncode != 0, time.monotonic() - start
+
+    baseline = sorted({t for m in chosen for t in m.tests})
+    failed, seconds = tests_fail(tuple(baseline))
+    if failed:
+        raise SystemExit(f"the tests fail on the unmutated clone: {baseline}")
+    print(f"unmutated: {len(baseline)} test files pass ({seconds:.0f} s)", flush=True)
+    missed = 0
+    for mutant in chosen:
+        file = clone / mutant.path
+        text = file.read_text()
+        if text.count(mutant.old) != 1:
+            raise SystemExit(f"{mutant.name}: its old text is in {mutant.path} {text.count(mutant.old)} times")
+        file.write_text(text.replace(mutant.old, mutant.new))
+        try:
+            caught, seconds = tests_fail(mutant.tests)
+        finally:
+            file.write_text(text)
+        missed += not caught
+        verdict = "caught" if caught else "NOT CAUGHT"
+        print(f"{verdict:>10}  {mutant.name:<34} {seconds:5.0f} s  {mutant.path}: {mutant.weakens}", flush=True)
+    print(f"\n{len(chosen) - missed} of {len(chosen)} named weakenings caught")
+    return missed
+
+
 def results(clone: Path, mutmut: Path) -> list[Mutant]:
     text = subprocess.run(
         [str(mutmut), "results", "--all", "true"], cwd=clone, check=True, capture_output=True, text=True
@@ -240,18 +298,31 @@ def main() -> None:
     )
     parser.add_argument("--sample", type=int, help="test only this many mutants, drawn at random from all")
     parser.add_argument("--seed", type=int, default=21, help="seed of the draw (default 21)")
+    parser.add_argument("--only", nargs="+", help="test only these mutants (mutmut's names)")
     parser.add_argument("--keep", type=Path, help="run in this (new) folder and keep it, to browse with mutmut")
+    parser.add_argument("--named", nargs="*", help="apply the hand-written weakenings (all, or those named) instead")
     args = parser.parse_args()
 
-    mutmut = mutmut_command(Path(sys.executable))
     work = Path(tempfile.mkdtemp(prefix="mlp-mutation-")) if args.keep is None else args.keep.resolve()
+    if args.named is not None:
+        work.mkdir(parents=True, exist_ok=True)
+        try:
+            sys.exit(1 if named(args.repo.resolve(), work, args.named) else 0)
+        finally:
+            if args.keep is None:
+                shutil.rmtree(work, ignore_errors=True)
+    mutmut = mutmut_command(Path(sys.executable))
     clone = work / "kit"
     work.mkdir(parents=True, exist_ok=True)
     try:
         prepare(args.repo.resolve(), clone, args.paths, args.exclude_tests)
         print(f"mutating {len(args.paths)} modules in {clone}; mutmut's output: {work / 'mutmut.log'}", flush=True)
         log = work / "mutmut.log"
-        if args.sample is None:
+        if args.only:
+            seconds = run(clone, mutmut, args.max_children, log, [NO_MUTANT])
+            chosen = sorted(args.only)
+            seconds += run(clone, mutmut, args.max_children, log, chosen)
+        elif args.sample is None:
             seconds, chosen = run(clone, mutmut, args.max_children, log), None
         else:
             chosen, seconds = sampled(clone, mutmut, args.max_children, log, args.sample, args.seed)
