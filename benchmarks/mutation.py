@@ -216,16 +216,18 @@ def named(repo: Path, work: Path, names: list[str]) -> int:
     if not Path(where).resolve().is_relative_to(clone.resolve()):
         raise SystemExit(f"the clone imports autograder from {where}, not from itself")
 
-    def tests_fail(tests: tuple[str, ...]) -> tuple[bool, float]:
+    def tests_fail(tests: tuple[str, ...]) -> tuple[int, str, float]:
+        """pytest's exit code (1: a test failed), the first failed test, and the seconds."""
         start = time.monotonic()
-        command = [sys.executable, "-m", "pytest", "-q", "-x", *FAST_TIER, *tests]
+        command = [sys.executable, "-m", "pytest", "-q", "-x", "-rf", *FAST_TIER, *tests]
         done = subprocess.run(command, cwd=clone, env=env, capture_output=True, text=True)
-        return done.returncode != 0, time.monotonic() - start
+        first = next((line.split()[1] for line in done.stdout.splitlines() if line.startswith("FAILED ")), "")
+        return done.returncode, first, time.monotonic() - start
 
     baseline = sorted({t for m in chosen for t in m.tests})
-    failed, seconds = tests_fail(tuple(baseline))
-    if failed:
-        raise SystemExit(f"the tests fail on the unmutated clone: {baseline}")
+    code, _, seconds = tests_fail(tuple(baseline))
+    if code:
+        raise SystemExit(f"the tests fail on the unmutated clone (exit code {code}): {baseline}")
     print(f"unmutated: {len(baseline)} test files pass ({seconds:.0f} s)", flush=True)
     missed = 0
     for mutant in chosen:
@@ -235,12 +237,15 @@ def named(repo: Path, work: Path, names: list[str]) -> int:
             raise SystemExit(f"{mutant.name}: its old text is in {mutant.path} {text.count(mutant.old)} times")
         file.write_text(text.replace(mutant.old, mutant.new))
         try:
-            caught, seconds = tests_fail(mutant.tests)
+            code, first, seconds = tests_fail(mutant.tests)
         finally:
             file.write_text(text)
+        caught = code == 1 and first  # a test failed (not an error of collection or of the edit itself)
         missed += not caught
-        verdict = "caught" if caught else "NOT CAUGHT"
-        print(f"{verdict:>10}  {mutant.name:<34} {seconds:5.0f} s  {mutant.path}: {mutant.weakens}", flush=True)
+        verdict = "caught" if caught else ("NOT CAUGHT" if code == 0 else f"ERROR {code}")
+        print(f"{verdict:>10}  {mutant.name:<34} {seconds:4.0f} s  {mutant.path}: {mutant.weakens}", flush=True)
+        if first:
+            print(f"{'':12}by {first}", flush=True)
     print(f"\n{len(chosen) - missed} of {len(chosen)} named weakenings caught")
     return missed
 

@@ -269,3 +269,36 @@ def test_a_relu_backward_off_by_1e_5_away_from_the_kink_fails_the_hidden_finite_
 def test_a_relu_backward_off_by_1e_5_away_from_the_kink_fails_the_public_finite_difference_check() -> None:
     failure = _public_failure(nn_public.check_relu, _names(*_smooth_slip())["ReLU"])
     assert failure.message.fields["what"].id == say.FD_CHECK.id, failure
+
+
+# ------------------------------------------------------------------ kin: the loss and the MLP leave their inputs
+
+SHIFTS_IN_PLACE = Edit(
+    "cross_entropy",
+    "        shifted = logits - logits.max(axis=1, keepdims=True)",
+    "        logits -= logits.max(axis=1, keepdims=True)\n        shifted = logits",
+)
+"""The max shift done in place: the loss is right, the caller's logits are not."""
+
+
+def test_a_loss_forward_that_shifts_the_logits_in_place_loses_the_forward_check_for_changing_them() -> None:
+    lost = _lost(SHIFTS_IN_PLACE, checks=("cross_entropy_forward",))
+    assert set(lost) == {"cross_entropy_forward"}, lost
+    assert lost["cross_entropy_forward"].cause == say.CHANGED_IN_PLACE, lost
+
+
+def test_the_public_loss_check_requires_the_logits_unchanged() -> None:
+    failure = _public_failure(nn_public.check_cross_entropy, _names(SHIFTS_IN_PLACE)["CrossEntropyLoss"])
+    assert failure.cause == say.CHANGED_IN_PLACE, failure
+
+
+OVERWRITES_MLP_X = Edit(
+    "mlp",
+    "        return self.fc2(self.relu(self.fc1(x)))",
+    "        logits = self.fc2(self.relu(self.fc1(x.copy())))\n        x[...] = 0\n        return logits",
+)
+
+
+def test_an_mlp_forward_that_overwrites_x_loses_mlp_forward_for_changing_it_in_place() -> None:
+    lost = _lost(OVERWRITES_MLP_X, checks=("mlp_forward",))
+    assert set(lost) == {"mlp_forward"} and lost["mlp_forward"].cause == say.CHANGED_IN_PLACE, lost
