@@ -5,11 +5,14 @@ Usage (from an environment with the kit's test extras and mutmut 3, e.g. ``.venv
     .venv/bin/python benchmarks/mutation.py [--paths autograder/judge/relu.py ...] [--max-children 1]
         [--sample 400 [--seed 21]] [--only NAME ...] [--keep DIR]
     .venv/bin/python benchmarks/mutation.py --named [NAME ...]
+    .venv/bin/python benchmarks/mutation.py --recheck KEPT_DIR --tests tests/test_new.py ...
 
 ``--named`` needs no mutmut: it applies each hand-written weakening of ``benchmarks/named_mutants.py`` (or those
 named) alone to a clone of HEAD, runs only the test files the weakening names (fast tier) and reports each as caught
 (the tests failed) or NOT CAUGHT, in a few minutes. ``--only`` runs mutmut on the named mutants only (e.g. an earlier
-sample's survivors, after new tests: a killed mutant stays killed when tests are only added).
+sample's survivors, after new tests: a killed mutant stays killed when tests are only added). ``--recheck`` does the
+same without mutmut's stats run: it applies each survivor of a ``--keep`` folder's run, as a text edit, to a clone of
+HEAD and runs only the named test files (the new ones), counting exit code 1 as killed.
 
 The default ``--paths`` are all the grading code: the judges, their inputs, the probes, the registry, the public
 checks and their diagnosis helpers (``nn_checks``, ``nn_public``, ``nn_diagnosis``): some 3,500+ mutants, about
@@ -250,6 +253,51 @@ def named(repo: Path, work: Path, names: list[str]) -> int:
     return missed
 
 
+def mutant_edit(kept: Path, mutmut: Path, name: str) -> tuple[str, str, str]:
+    """A mutant of a kept run as a text edit of the source: (repo-relative path, old text, new text), from the hunk
+    ``mutmut show`` prints (its context and removed lines, then its context and added lines)."""
+    text = subprocess.run([str(mutmut), "show", name], cwd=kept, check=True, capture_output=True, text=True).stdout
+    lines = text.splitlines()
+    path = next(line[4:].strip() for line in lines if line.startswith("--- "))
+    body = lines[next(i for i, line in enumerate(lines) if line.startswith("@@")) + 1 :]
+    old = "".join(line[1:] + "\n" for line in body if line[:1] in (" ", "-"))
+    new = "".join(line[1:] + "\n" for line in body if line[:1] in (" ", "+"))
+    if "/" not in path:  # a course helper, mutated at the clone's root under its import name
+        path = f"{HELPER_FOLDER}/{path}"
+    return path, old, new
+
+
+def recheck(repo: Path, kept: Path, work: Path, tests: list[str]) -> None:
+    """Apply each survivor of the mutmut run kept in ``kept`` to a clone of ``repo``'s HEAD and run ``tests`` (the
+    fast tier's new test files): killed when they fail. Tests only added to HEAD, so what the kept run killed
+    stays killed; this settles its survivors in minutes, without mutmut's stats run."""
+    mutmut = mutmut_command(Path(sys.executable))
+    survivors = sorted(m.name for m in results(kept / "kit", mutmut) if m.status == "survived")
+    clone = work / "kit"
+    subprocess.run(["git", "clone", "-q", "--no-hardlinks", str(repo), str(clone)], check=True)
+    env = dict(os.environ, PYTHONPATH=str(clone))
+    command = [sys.executable, "-m", "pytest", "-q", "-x", *FAST_TIER, *tests]
+    if subprocess.run(command, cwd=clone, env=env, capture_output=True).returncode:
+        raise SystemExit(f"the tests fail on the unmutated clone: {tests}")
+    counts: Counter[str] = Counter()
+    for name in survivors:
+        path, old, new = mutant_edit(kept / "kit", mutmut, name)
+        file = clone / path
+        text = file.read_text()
+        if text.count(old) != 1:
+            status = "not applied"
+        else:
+            file.write_text(text.replace(old, new))
+            try:
+                code = subprocess.run(command, cwd=clone, env=env, capture_output=True).returncode
+            finally:
+                file.write_text(text)
+            status = {0: "survived", 1: "killed"}.get(code, f"error {code}")
+        counts[status] += 1
+        print(f"{status:>11}  {name}", flush=True)
+    print(f"\n{len(survivors)} survivors of {kept}: " + ", ".join(f"{n} {s}" for s, n in counts.most_common()))
+
+
 def results(clone: Path, mutmut: Path) -> list[Mutant]:
     text = subprocess.run(
         [str(mutmut), "results", "--all", "true"], cwd=clone, check=True, capture_output=True, text=True
@@ -306,9 +354,19 @@ def main() -> None:
     parser.add_argument("--only", nargs="+", help="test only these mutants (mutmut's names)")
     parser.add_argument("--keep", type=Path, help="run in this (new) folder and keep it, to browse with mutmut")
     parser.add_argument("--named", nargs="*", help="apply the hand-written weakenings (all, or those named) instead")
+    parser.add_argument("--recheck", type=Path, help="a --keep folder: apply its survivors to HEAD, run --tests")
+    parser.add_argument("--tests", nargs="+", default=[], help="the test files --recheck runs")
     args = parser.parse_args()
 
     work = Path(tempfile.mkdtemp(prefix="mlp-mutation-")) if args.keep is None else args.keep.resolve()
+    if args.recheck is not None:
+        work.mkdir(parents=True, exist_ok=True)
+        try:
+            recheck(args.repo.resolve(), args.recheck.resolve(), work, args.tests)
+        finally:
+            if args.keep is None:
+                shutil.rmtree(work, ignore_errors=True)
+        return
     if args.named is not None:
         work.mkdir(parents=True, exist_ok=True)
         try:
