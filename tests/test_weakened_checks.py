@@ -302,3 +302,15 @@ OVERWRITES_MLP_X = Edit(
 def test_an_mlp_forward_that_overwrites_x_loses_mlp_forward_for_changing_it_in_place() -> None:
     lost = _lost(OVERWRITES_MLP_X, checks=("mlp_forward",))
     assert set(lost) == {"mlp_forward"} and lost["mlp_forward"].cause == say.CHANGED_IN_PLACE, lost
+
+
+OVERWRITES_MLP_GRAD = Edit(
+    "mlp",
+    "        grad = self.fc2.backward(grad)\n",
+    "        upstream, grad = grad, self.fc2.backward(grad.copy())\n        upstream[...] = 0\n",
+)
+
+
+def test_an_mlp_backward_that_overwrites_grad_loses_mlp_backward_for_changing_it_in_place() -> None:
+    lost = _lost(OVERWRITES_MLP_GRAD, checks=("mlp_forward", "mlp_backward"))
+    assert set(lost) == {"mlp_backward"} and lost["mlp_backward"].cause == say.CHANGED_IN_PLACE, lost
