@@ -57,6 +57,7 @@ import shutil
 import subprocess
 import sys
 import tempfile
+import textwrap
 import time
 from collections import Counter
 from dataclasses import dataclass
@@ -284,6 +285,8 @@ def recheck(repo: Path, kept: Path, work: Path, tests: list[str]) -> None:
         path, old, new = mutant_edit(kept / "kit", mutmut, name)
         file = clone / path
         text = file.read_text()
+        if text.count(old) != 1 and "ǁ" in name:  # mutmut shows a method dedented
+            old, new = (textwrap.indent(t, "    ") for t in (old, new))
         if text.count(old) != 1:
             status = "not applied"
         else:
