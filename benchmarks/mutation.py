@@ -3,10 +3,20 @@
 Usage (from an environment with the kit's test extras and mutmut 3, e.g. ``.venv/bin/pip install mutmut``)::
 
     .venv/bin/python benchmarks/mutation.py [--paths autograder/judge/relu.py ...] [--max-children 1]
-        [--sample 400 [--seed 21]] [--keep DIR]
+        [--sample 400 [--seed 21]] [--only NAME ...] [--keep DIR]
+    .venv/bin/python benchmarks/mutation.py --named [NAME ...]
+    .venv/bin/python benchmarks/mutation.py --recheck KEPT_DIR --tests tests/test_new.py ...
 
-The default ``--paths`` are the judges, their inputs, the registry and the course's checking helpers: about 3,300
-mutants, some 3 hours on 2 cores; ``--sample N`` tests N of them drawn at random (stated as such in the output).
+``--named`` needs no mutmut: it applies each hand-written weakening of ``benchmarks/named_mutants.py`` (or those
+named) alone to a clone of HEAD, runs only the test files the weakening names (fast tier) and reports each as caught
+(the tests failed) or NOT CAUGHT, in a few minutes. ``--only`` runs mutmut on the named mutants only (e.g. an earlier
+sample's survivors, after new tests: a killed mutant stays killed when tests are only added). ``--recheck`` does the
+same without mutmut's stats run: it applies each survivor of a ``--keep`` folder's run, as a text edit, to a clone of
+HEAD and runs only the named test files (the new ones), counting exit code 1 as killed.
+
+The default ``--paths`` are all the grading code: the judges, their inputs, the probes, the registry, the public
+checks and their diagnosis helpers (``nn_checks``, ``nn_public``, ``nn_diagnosis``): some 3,500+ mutants, about
+3.5 hours on 2 cores; ``--sample N`` tests N of them drawn at random (stated as such in the output).
 Measured figures and every survivor, classified: ``benchmarks/mutation_survivors.md``.
 
 It clones the repository's committed tree (HEAD, not the work tree) into a temporary folder, writes mutmut's
@@ -21,9 +31,9 @@ function and a one-line diff.
 
 Left out of the run (``--exclude-tests``): the tests that read source files as text (the generated release/ and
 solutions/ copies of the course helpers, the Chinese edition's copies, the README's commands, the house style, the
-imports allowed beside student code). On a mutated tree they fail for every mutant of the helpers whatever the
-mutant does (mutmut's trampolines change the files' text and import mutmut), and mutmut refuses to start when a
-test fails on the unmutated code.
+imports allowed beside student code, the named weakenings' texts). On a mutated tree they fail for every mutant of
+the helpers whatever the mutant does (mutmut's trampolines change the files' text and import mutmut), and mutmut
+refuses to start when a test fails on the unmutated code.
 
 The course helpers (``source/mlp/nn_checks.py``, ``nn_diagnosis.py``) are imported by bare name after ``sys.path``
 is set (``tests/conftest.py``), while mutmut names a mutant after its file's path (``source.mlp.nn_checks``): the
@@ -47,6 +57,7 @@ import shutil
 import subprocess
 import sys
 import tempfile
+import textwrap
 import time
 from collections import Counter
 from dataclasses import dataclass
@@ -57,9 +68,13 @@ REPO = Path(__file__).resolve().parents[1]
 JUDGES = tuple(
     f"autograder/judge/{name}.py" for name in ("common", "linear", "relu", "loss", "sgd", "mlp", "gate", "inputs")
 )
-HELPERS = ("source/mlp/nn_checks.py", "source/mlp/nn_diagnosis.py")
-DEFAULT_PATHS = (*JUDGES, "autograder/registry.py", *HELPERS)
-"""The hidden checks' judging code: the judges, their inputs, the registry and the course's checking helpers."""
+PROBES = tuple(
+    f"autograder/probe/{name}.py" for name in ("core", "linear", "relu", "loss", "sgd", "mlp", "gate", "run")
+)
+"""The worker's probes (``probe/messages.py`` only declares message texts and is left out)."""
+HELPERS = ("source/mlp/nn_checks.py", "source/mlp/nn_public.py", "source/mlp/nn_diagnosis.py")
+DEFAULT_PATHS = (*JUDGES, *PROBES, "autograder/registry.py", *HELPERS)
+"""All the grading code: the judges, their inputs, the probes, the registry, the public checks and their diagnosis."""
 
 HELPER_FOLDER = "source/mlp"
 """Modules here are imported by bare name (``import nn_checks``), not by their path."""
@@ -68,6 +83,7 @@ EXCLUDED_TESTS = (
     "tests/test_generated_files.py",
     "tests/test_style.py",
     "tests/test_docs.py",
+    "tests/test_named_mutants.py",
     "tests/test_edition.py::test_the_chinese_edition_is_current",
     "tests/test_edition.py::test_both_editions_have_the_same_code_grade_ids_and_points",
     "tests/test_trust_line.py::test_untrusted_code_imports_only_the_standard_library_numpy_and_the_course_helpers",
@@ -182,6 +198,109 @@ def sampled(clone: Path, mutmut: Path, max_children: int, log: Path, size: int, 
     return sample, seconds + run(clone, mutmut, max_children, log, sample)
 
 
+def named(repo: Path, work: Path, names: list[str]) -> int:
+    """Apply each named weakening alone to a clone of ``repo``'s HEAD and run its tests; return how many were not
+    caught."""
+    from named_mutants import MUTANTS  # beside this file
+
+    chosen = [m for m in MUTANTS if not names or m.name in names]
+    if names and len(chosen) != len(set(names)):
+        raise SystemExit(f"unknown named mutants: {sorted(set(names) - {m.name for m in MUTANTS})}")
+    clone = work / "kit"
+    subprocess.run(["git", "clone", "-q", "--no-hardlinks", str(repo), str(clone)], check=True)
+    env = dict(os.environ, PYTHONPATH=str(clone))  # the clone's packages, not an editable install's
+    where = subprocess.run(
+        [sys.executable, "-c", "import autograder; print(autograder.__file__)"],
+        cwd=clone,
+        env=env,
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout.strip()
+    if not Path(where).resolve().is_relative_to(clone.resolve()):
+        raise SystemExit(f"the clone imports autograder from {where}, not from itself")
+
+    def tests_fail(tests: tuple[str, ...]) -> tuple[int, str, float]:
+        """pytest's exit code (1: a test failed), the first failed test, and the seconds."""
+        start = time.monotonic()
+        command = [sys.executable, "-m", "pytest", "-q", "-x", "-rf", *FAST_TIER, *tests]
+        done = subprocess.run(command, cwd=clone, env=env, capture_output=True, text=True)
+        first = next((line.split()[1] for line in done.stdout.splitlines() if line.startswith("FAILED ")), "")
+        return done.returncode, first, time.monotonic() - start
+
+    baseline = sorted({t for m in chosen for t in m.tests})
+    code, _, seconds = tests_fail(tuple(baseline))
+    if code:
+        raise SystemExit(f"the tests fail on the unmutated clone (exit code {code}): {baseline}")
+    print(f"unmutated: {len(baseline)} test files pass ({seconds:.0f} s)", flush=True)
+    missed = 0
+    for mutant in chosen:
+        file = clone / mutant.path
+        text = file.read_text()
+        if text.count(mutant.old) != 1:
+            raise SystemExit(f"{mutant.name}: its old text is in {mutant.path} {text.count(mutant.old)} times")
+        file.write_text(text.replace(mutant.old, mutant.new))
+        try:
+            code, first, seconds = tests_fail(mutant.tests)
+        finally:
+            file.write_text(text)
+        caught = code == 1 and first  # a test failed (not an error of collection or of the edit itself)
+        missed += not caught
+        verdict = "caught" if caught else ("NOT CAUGHT" if code == 0 else f"ERROR {code}")
+        print(f"{verdict:>10}  {mutant.name:<34} {seconds:4.0f} s  {mutant.path}: {mutant.weakens}", flush=True)
+        if first:
+            print(f"{'':12}by {first}", flush=True)
+    print(f"\n{len(chosen) - missed} of {len(chosen)} named weakenings caught")
+    return missed
+
+
+def mutant_edit(kept: Path, mutmut: Path, name: str) -> tuple[str, str, str]:
+    """A mutant of a kept run as a text edit of the source: (repo-relative path, old text, new text), from the hunk
+    ``mutmut show`` prints (its context and removed lines, then its context and added lines)."""
+    text = subprocess.run([str(mutmut), "show", name], cwd=kept, check=True, capture_output=True, text=True).stdout
+    lines = text.splitlines()
+    path = next(line[4:].strip() for line in lines if line.startswith("--- "))
+    body = lines[next(i for i, line in enumerate(lines) if line.startswith("@@")) + 1 :]
+    old = "".join(line[1:] + "\n" for line in body if line[:1] in (" ", "-"))
+    new = "".join(line[1:] + "\n" for line in body if line[:1] in (" ", "+"))
+    if "/" not in path:  # a course helper, mutated at the clone's root under its import name
+        path = f"{HELPER_FOLDER}/{path}"
+    return path, old, new
+
+
+def recheck(repo: Path, kept: Path, work: Path, tests: list[str]) -> None:
+    """Apply each survivor of the mutmut run kept in ``kept`` to a clone of ``repo``'s HEAD and run ``tests`` (the
+    fast tier's new test files): killed when they fail. Tests only added to HEAD, so what the kept run killed
+    stays killed; this settles its survivors in minutes, without mutmut's stats run."""
+    mutmut = mutmut_command(Path(sys.executable))
+    survivors = sorted(m.name for m in results(kept / "kit", mutmut) if m.status == "survived")
+    clone = work / "kit"
+    subprocess.run(["git", "clone", "-q", "--no-hardlinks", str(repo), str(clone)], check=True)
+    env = dict(os.environ, PYTHONPATH=str(clone))
+    command = [sys.executable, "-m", "pytest", "-q", "-x", *FAST_TIER, *tests]
+    if subprocess.run(command, cwd=clone, env=env, capture_output=True).returncode:
+        raise SystemExit(f"the tests fail on the unmutated clone: {tests}")
+    counts: Counter[str] = Counter()
+    for name in survivors:
+        path, old, new = mutant_edit(kept / "kit", mutmut, name)
+        file = clone / path
+        text = file.read_text()
+        if text.count(old) != 1 and "ǁ" in name:  # mutmut shows a method dedented
+            old, new = (textwrap.indent(t, "    ") for t in (old, new))
+        if text.count(old) != 1:
+            status = "not applied"
+        else:
+            file.write_text(text.replace(old, new))
+            try:
+                code = subprocess.run(command, cwd=clone, env=env, capture_output=True).returncode
+            finally:
+                file.write_text(text)
+            status = {0: "survived", 1: "killed"}.get(code, f"error {code}")
+        counts[status] += 1
+        print(f"{status:>11}  {name}", flush=True)
+    print(f"\n{len(survivors)} survivors of {kept}: " + ", ".join(f"{n} {s}" for s, n in counts.most_common()))
+
+
 def results(clone: Path, mutmut: Path) -> list[Mutant]:
     text = subprocess.run(
         [str(mutmut), "results", "--all", "true"], cwd=clone, check=True, capture_output=True, text=True
@@ -235,18 +354,41 @@ def main() -> None:
     )
     parser.add_argument("--sample", type=int, help="test only this many mutants, drawn at random from all")
     parser.add_argument("--seed", type=int, default=21, help="seed of the draw (default 21)")
+    parser.add_argument("--only", nargs="+", help="test only these mutants (mutmut's names)")
     parser.add_argument("--keep", type=Path, help="run in this (new) folder and keep it, to browse with mutmut")
+    parser.add_argument("--named", nargs="*", help="apply the hand-written weakenings (all, or those named) instead")
+    parser.add_argument("--recheck", type=Path, help="a --keep folder: apply its survivors to HEAD, run --tests")
+    parser.add_argument("--tests", nargs="+", default=[], help="the test files --recheck runs")
     args = parser.parse_args()
 
-    mutmut = mutmut_command(Path(sys.executable))
     work = Path(tempfile.mkdtemp(prefix="mlp-mutation-")) if args.keep is None else args.keep.resolve()
+    if args.recheck is not None:
+        work.mkdir(parents=True, exist_ok=True)
+        try:
+            recheck(args.repo.resolve(), args.recheck.resolve(), work, args.tests)
+        finally:
+            if args.keep is None:
+                shutil.rmtree(work, ignore_errors=True)
+        return
+    if args.named is not None:
+        work.mkdir(parents=True, exist_ok=True)
+        try:
+            sys.exit(1 if named(args.repo.resolve(), work, args.named) else 0)
+        finally:
+            if args.keep is None:
+                shutil.rmtree(work, ignore_errors=True)
+    mutmut = mutmut_command(Path(sys.executable))
     clone = work / "kit"
     work.mkdir(parents=True, exist_ok=True)
     try:
         prepare(args.repo.resolve(), clone, args.paths, args.exclude_tests)
         print(f"mutating {len(args.paths)} modules in {clone}; mutmut's output: {work / 'mutmut.log'}", flush=True)
         log = work / "mutmut.log"
-        if args.sample is None:
+        if args.only:
+            seconds = run(clone, mutmut, args.max_children, log, [NO_MUTANT])
+            chosen = sorted(args.only)
+            seconds += run(clone, mutmut, args.max_children, log, chosen)
+        elif args.sample is None:
             seconds, chosen = run(clone, mutmut, args.max_children, log), None
         else:
             chosen, seconds = sampled(clone, mutmut, args.max_children, log, args.sample, args.seed)
