@@ -162,6 +162,8 @@ def test_the_guides_walk_over_the_exchange_with_an_instructor_and_two_students()
                     work = Path(user.pw_dir) / WORK
                     ran.append((name, command, _run(user, command, work, "/usr/bin:/bin")))
                     if " fetch_assignment " in command:  # the student's work, saved over the fetched notebook
+                        fetched = ran[-1][2]
+                        assert fetched.returncode == 0, f"{name} could not fetch: {fetched.stdout}{fetched.stderr}"
                         notebook = work / classroom.ASSIGNMENT / classroom.NOTEBOOK
                         notebook.write_text(_handed_in(STUDENTS[name], folder / "scratch" / name))
                         shutil.chown(notebook, name, name)
