@@ -9,7 +9,10 @@ from autograder.settings import apply
 c = get_config()  # noqa: F821 (provided by nbgrader when it loads this file)
 apply(c)  # the kit's preprocessors: sandboxed kernel, every hidden check decided outside it (autograder/settings.py)
 
-c.CourseDirectory.course_id = "dl-notes-mlp"
+c.CourseDirectory.course_id = "dl-notes-mlp"  # students need it too: docs/student_nbgrader_config.py
+# nbgrader's exchange (release, collect, feedback), made once by an administrator, world-writable with the sticky bit:
+# sudo install -d -m 1777 /srv/nbgrader/exchange (docs/instructor-guide.md, "Running the course over the exchange")
+c.Exchange.root = "/srv/nbgrader/exchange"
 c.CourseDirectory.source_directory = "source"
 c.CourseDirectory.release_directory = "release"
 c.CourseDirectory.solution_directory = "solutions"

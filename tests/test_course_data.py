@@ -92,3 +92,19 @@ def test_a_wrong_relative_folder_is_told_with_the_setting_that_named_it_and_wher
     assert str(Path.cwd()) in message and "data_dir argument" not in message, message
     with pytest.raises(GraderFault, match=r"c.KitGrading.mnist_dir = 'data/mnlst', taken from the course folder"):
         resolve_mnist(_kit(elsewhere, mnist_dir="data/mnlst"), HELPERS)
+
+
+def test_a_wrong_absolute_folder_is_told_as_given_not_as_taken_from_a_folder(
+    elsewhere: Path, monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    wrong = tmp_path / "no" / "mnist"
+    monkeypatch.setenv("MNIST_DIR", str(wrong))
+    with pytest.raises(GraderFault) as told:
+        resolve_mnist(_kit(elsewhere), HELPERS)
+    message = str(told.value)
+    assert f"the directory {wrong} (MNIST_DIR={wrong}) does not exist" in message, message
+    assert "taken from" not in message and str(Path.cwd()) not in message, message
+    with pytest.raises(GraderFault) as told:
+        resolve_mnist(_kit(elsewhere, mnist_dir=str(wrong)), HELPERS)
+    message = str(told.value)
+    assert f"(c.KitGrading.mnist_dir = {str(wrong)!r}) does not exist" in message and "taken from" not in message

@@ -12,6 +12,38 @@ from conftest import REPO
 
 DOCS = [REPO / "README.md", *sorted((REPO / "docs").glob("*.md"))]
 GRADING_CONTRACT = REPO / "docs" / "grading-contract.md"
+INSTRUCTOR_GUIDE = REPO / "docs" / "instructor-guide.md"
+STUDENT_GUIDE = REPO / "docs" / "student-guide.md"
+STUDENT_CONFIG = REPO / "docs" / "student_nbgrader_config.py"
+EXCHANGE_SECTION = "## Running the course over the exchange"
+ROLES = {"# the administrator": "administrator", "# the instructor": "instructor", "# each student": "student"}
+
+
+def section(page: Path, heading: str) -> str:
+    """The text under ``heading`` up to the next heading of the same level."""
+    text = page.read_text()
+    start = text.index(heading + "\n")
+    level = heading.split(" ")[0]
+    end = re.search(rf"^{level} ", text[start + len(heading) :], re.M)
+    return text[start : start + len(heading) + end.start()] if end else text[start:]
+
+
+def exchange_steps() -> list[tuple[str, list[str]]]:
+    """The instructor guide's walk over the exchange, in order: (who runs it, its commands as printed), who being
+    named by each shell block's first line."""
+    steps = []
+    for block in re.findall(r"```bash\n(.*?)```", section(INSTRUCTOR_GUIDE, EXCHANGE_SECTION), re.S):
+        first, *lines = block.splitlines()
+        who = next((role for prefix, role in ROLES.items() if first.startswith(prefix)), None)
+        assert who, f"a block of the exchange section does not say who runs it: {first!r}"
+        steps.append((who, [line for line in lines if line.strip() and not line.startswith("#")]))
+    return steps
+
+
+def configured(path: Path, trait: str) -> str:
+    """The string a config file assigns to ``c.<trait>`` (exactly one assignment)."""
+    (value,) = re.findall(rf"^c\.{re.escape(trait)} = \"([^\"]*)\"", path.read_text(), re.M)
+    return value
 
 
 def _readme_commands() -> list[str]:
@@ -101,3 +133,57 @@ def test_every_relative_link_leads_to_an_existing_file_and_heading() -> None:
                 broken.append(f"{page.relative_to(REPO)}: {target} (no such heading)")
     assert not broken, "\n".join(broken)
     assert len(DOCS) > 2
+
+
+def test_the_exchange_and_course_id_are_the_same_for_the_instructor_the_students_and_the_guide() -> None:
+    course = REPO / "nbgrader_config.py"
+    root = configured(course, "Exchange.root")
+    course_id = configured(course, "CourseDirectory.course_id")
+    assert (configured(STUDENT_CONFIG, "Exchange.root"), configured(STUDENT_CONFIG, "CourseDirectory.course_id")) == (
+        root,
+        course_id,
+    )
+    assert root != "/usr/local/share/nbgrader/exchange"  # nbgrader's default, which only root can create
+    (administrator,) = [commands for who, commands in exchange_steps() if who == "administrator"]
+    assert administrator == [f"sudo install -d -m 1777 {root}"]  # world-writable, sticky: no one deletes another's
+    guide = section(INSTRUCTOR_GUIDE, EXCHANGE_SECTION)
+    assert f"`{course_id}`" in guide and f"`{root}`" in guide and "student_nbgrader_config.py" in guide
+    assert f"`{course_id}`" in section(STUDENT_GUIDE, "## The course over nbgrader's exchange")
+
+
+def test_the_exchange_walk_has_every_step_and_the_student_guide_the_students_commands() -> None:
+    steps = exchange_steps()
+    commands = " ".join(" ".join(lines) for _, lines in steps)
+    for step in (
+        "generate_assignment",  # a fresh clone has no gradebook.db: grading needs the assignment registered
+        "release_assignment",
+        "fetch_assignment",
+        "validate",
+        "submit",
+        "collect",
+        "-m autograder grade",  # it also generates each graded student's feedback
+        "release_feedback",
+        "fetch_feedback",
+        "export",
+    ):
+        assert f" {step} " in f" {commands} ", f"the exchange section does not run {step}"
+    students = section(STUDENT_GUIDE, "## The course over nbgrader's exchange")
+    for who, lines in steps:
+        for line in lines if who == "student" else ():
+            assert line.split("#")[0].strip() in students, f"the student guide does not show {line!r}"
+
+
+def test_the_readmes_fast_tier_command_works_after_its_first_command() -> None:
+    """The first command installs the kit without the `test` extra, so the fast tier's command installs it first."""
+    readme = (REPO / "README.md").read_text()
+    (fast,) = [c for c in re.findall(r"`([^`\n]+)`", _outside_code(readme)) if c.endswith('-m pytest -m "not slow"')]
+    first = _readme_commands()[0]
+    assert "-e ." in first and "[test]" not in first
+    install, _, run = fast.partition(" && ")
+    assert install == ".venv/bin/pip install -q -e '.[test]'" and run.startswith(".venv/bin/python -m pytest"), fast
+
+
+def test_the_readme_leads_to_grading_one_student_and_to_the_exchange() -> None:
+    readme = (REPO / "README.md").read_text()
+    assert "`python -m autograder grade mlp --jobs 2`" in readme and "`--student ID`" in readme
+    assert "(docs/instructor-guide.md#running-the-course-over-the-exchange)" in readme

@@ -24,16 +24,30 @@ def resolve_mnist(kit: KitGrading, helpers: Path) -> Path:
         if kit.mnist_dir:
             data = load_mnist(
                 (kit.course_root() / Path(kit.mnist_dir).expanduser()).resolve(),
-                given_as=f"c.KitGrading.mnist_dir = {kit.mnist_dir!r}, taken from the course folder "
-                f"{kit.course_root()}",
+                given_as=_given_as(
+                    f"c.KitGrading.mnist_dir = {kit.mnist_dir!r}", kit.mnist_dir, "the course folder", kit.course_root()
+                ),
             )
         elif os.environ.get("MNIST_DIR"):
             data = load_mnist(
                 Path(os.environ["MNIST_DIR"]).expanduser().resolve(),
-                given_as=f"MNIST_DIR={os.environ['MNIST_DIR']}, taken from the folder the command runs in {Path.cwd()}",
+                given_as=_given_as(
+                    f"MNIST_DIR={os.environ['MNIST_DIR']}",
+                    os.environ["MNIST_DIR"],
+                    "the folder the command runs in",
+                    Path.cwd(),
+                ),
             )
         else:
             data = load_mnist(download=kit.download_mnist)
     except MnistDataError as error:
         raise GraderFault(f"MNIST for the gate cannot be used: {error}") from None
     return Path(data.source).resolve()
+
+
+def _given_as(setting: str, folder: str, base: str, base_folder: Path) -> str:
+    """How the MNIST folder was named, for the loader's message: a relative one with the folder it was taken from (an
+    absolute one is taken as it is, wherever the command runs)."""
+    if Path(folder).expanduser().is_absolute():
+        return setting
+    return f"{setting}, taken from {base} {base_folder}"
