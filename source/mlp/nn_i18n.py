@@ -9,6 +9,7 @@ this file differs from this one in ``LANGUAGE`` only (the kit generates it).
 from __future__ import annotations
 
 import logging
+import warnings
 from typing import Any
 
 from nn_messages import DIGIT_GROUP, NO_CHINESE_FONT, Message, Text, render
@@ -47,3 +48,5 @@ def use_plot_fonts(plt: Any) -> None:
         logging.getLogger("matplotlib.font_manager").setLevel(logging.ERROR)
     else:
         print(NO_CHINESE_FONT().render(LANGUAGE))
+        # said once, in the edition's language: not again per missing glyph, in English, by matplotlib
+        warnings.filterwarnings("ignore", message=r"Glyph \d+ .* missing from font", category=UserWarning)
