@@ -277,3 +277,54 @@ def test_every_output_of_the_solved_chinese_notebook_run_as_a_student_is_chinese
     assert any("公开检查全部通过" in line for _, line in shown) and any("测试准确率" in line for _, line in shown)
     english = [(cell, line) for cell, line in shown if english_words(line)]
     assert not english, english
+
+
+def _math(path: str) -> list[tuple[str, str, bool]]:
+    """Every formula of a notebook's markdown: (cell id, LaTeX, displayed)."""
+    found = []
+    for cell, text in _markdown(path).items():
+        for m in re.finditer(r"\$\$(.+?)\$\$|\$([^$\n]+)\$", text, re.S):
+            found.append((cell, m.group(1) or m.group(2), m.group(1) is not None))
+    return found
+
+
+NOTATION = {
+    r"D_\{(in|out)\}": r"D_{\text{in}}, D_{\text{out}} (upright, as the chapter)",
+    r",\s*\)": "a shape, not a Python tuple: \\in \\mathbb{R}^{D_{\\text{out}}}",
+    r"_\{?n|\\sum_n": "i over samples (the chapter's indices: i samples, k a layer's inputs or the classes, j outputs)",
+    r"\\sum_i X_\{ni\}|Y_\{nj\}|W_\{ij\}": "Y_{ij} = \\sum_k X_{ik} W_{kj} + b_j",
+    r"dX = G \\odot": "dH = G ⊙ 𝟙(H > 0): ReLU's input is H",
+    r"onehot|\\mathrm\{softmax\}\(Z\) -": "G_Z = \\frac{1}{B}(\\hat{Y} - Y)",
+    r"\\mathbb\{\d\}": "\\mathbb{I}: issue 30 saw \\mathbb{1} as a plain 1",
+}
+"""Notation the chapter does not use, and what it writes instead."""
+
+
+@pytest.mark.parametrize("path", ["source/mlp/mlp.ipynb", NOTEBOOKS[0]])
+def test_the_math_of_both_editions_uses_the_chapters_notation(path: str) -> None:
+    found = [
+        (cell, latex[:60], instead)
+        for cell, latex, _ in _math(path)
+        for pattern, instead in NOTATION.items()
+        if re.search(pattern, latex)
+    ]
+    assert not found, found
+    linear = "".join(latex for cell, latex, _ in _math(path) if cell == "80d19d8d")
+    assert r"Y_{ij} = \sum_k X_{ik} W_{kj} + b_j" in linear and r"\sum_i G_{ij}" in linear
+    relu_and_loss = "".join(latex for cell, latex, _ in _math(path) if cell in ("0068fd57", "acf2950d"))
+    assert r"dH = G \odot \mathbb{I}(H > 0)" in relu_and_loss and r"G_Z = " in relu_and_loss
+
+
+@pytest.mark.parametrize("path", ["source/mlp/mlp.ipynb", NOTEBOOKS[0]])
+def test_every_formula_renders_in_the_feedbacks_mathml(path: str) -> None:
+    """The feedback shows math as MathML, which Chromium renders by MathML Core: a ``mathvariant`` other than normal
+    is ignored there (``\\mathbf{1}`` showed as a plain 1), so no formula may need one."""
+    from autograder.exporters.feedback import latex_to_mathml
+
+    found = {
+        (cell, latex[:60]): variants
+        for cell, latex, display in _math(path)
+        if (variants := set(re.findall(r'mathvariant="(\w+)"', latex_to_mathml(latex, display))) - {"normal"})
+    }
+    assert not found, found
+    assert 'mathvariant="bold"' in latex_to_mathml(r"\mathbf{1}(H > 0)", False)  # what the rule looks for
