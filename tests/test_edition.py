@@ -2,7 +2,8 @@
 
 Same code cells (comments, docstrings and plot labels aside), cell ids, grade ids and points; every markdown cell,
 comment and docstring translated and current; no line break between two Chinese characters in a paragraph (it shows
-as a space); the helpers identical but for ``nn_i18n.LANGUAGE``; every message the checks produce (public and hidden,
+as a space); the helpers identical but for ``nn_i18n.LANGUAGE`` and the comments and docstrings of ``nn_core``
+(which students read); every message the checks produce (public and hidden,
 on every catalogued mistake, every corpus submission and the stub) and every cause and formula they can name comes
 out in Chinese.
 """
@@ -135,20 +136,24 @@ def test_both_editions_have_the_same_code_grade_ids_and_points() -> None:
             assert "".join(en["source"]) != "".join(zh["source"]) and re.search(
                 r"[\u4e00-\u9fff]", "".join(zh["source"])
             )
-    for name in ("nn_core.py", "nn_checks.py", "nn_diagnosis.py", "nn_messages.py", "nn_public.py", "mnist_data.py"):
+    for name in ("nn_checks.py", "nn_diagnosis.py", "nn_messages.py", "nn_public.py", "mnist_data.py"):
         assert (REPO / "source" / "mlp" / name).read_bytes() == (REPO / "source" / "mlp_zh" / name).read_bytes(), name
+    core, core_zh = ((REPO / "source" / folder / "nn_core.py").read_text() for folder in ("mlp", "mlp_zh"))
+    assert code_aside(core) == code_aside(core_zh) and core != core_zh, "nn_core.py: only its texts are translated"
     i18n = (REPO / "source" / "mlp_zh" / "nn_i18n.py").read_text()
     assert i18n == (REPO / "source" / "mlp" / "nn_i18n.py").read_text().replace('LANGUAGE = "en"', 'LANGUAGE = "zh"')
 
 
 def test_comments_and_docstrings_of_the_chinese_edition_are_chinese() -> None:
-    """Every comment (nbgrader's ### markers and hidden tests aside) and docstring of a code cell is translated."""
-    for cell in _cells("mlp_zh"):
-        if cell["cell_type"] != "code":
-            continue
-        for text in edition.code_texts("".join(cell["source"])):
+    """Every comment (nbgrader's ### markers and hidden tests aside) and docstring of a code cell, and of the helper
+    modules students read (``nn_core``), is translated."""
+    sources = {cell["id"]: "".join(cell["source"]) for cell in _cells("mlp_zh") if cell["cell_type"] == "code"}
+    sources |= {f"{name}.py": (REPO / "source" / "mlp_zh" / f"{name}.py").read_text() for name in edition.MODULES}
+    assert "nn_core.py" in sources
+    for where, source in sources.items():
+        for text in edition.code_texts(source):
             if text.required:
-                assert re.search(rf"[{CJK}]", text.english), f"code cell {cell['id']}: {text.english!r}"
+                assert re.search(rf"[{CJK}]", text.english), f"{where}: {text.english!r}"
 
 
 @pytest.mark.parametrize(
@@ -167,9 +172,17 @@ def test_soft_breaks_are_found() -> None:
     assert not soft_breaks("表：\n| 部分 |") and not soft_breaks("列表：\n* 项") and not soft_breaks("`x`\n和")
 
 
-def test_a_changed_english_comment_is_named(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+def _master(tmp_path: Path) -> Path:
+    """A copy of the master's helper modules students read, for a master notebook written by the test."""
     master = tmp_path / "mlp"
     master.mkdir()
+    for name in edition.MODULES:
+        (master / f"{name}.py").write_bytes((REPO / "source" / "mlp" / f"{name}.py").read_bytes())
+    return master
+
+
+def test_a_changed_english_comment_is_named(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    master = _master(tmp_path)
     notebook = json.loads((REPO / "source" / "mlp" / "mlp.ipynb").read_text())
     cell = next(c for c in notebook["cells"] if c["id"] == "22527ba2")
     cell["source"] = "".join(cell["source"]).replace("a few misclassified", "some misclassified")
@@ -182,8 +195,7 @@ def test_a_changed_english_comment_is_named(monkeypatch: pytest.MonkeyPatch, tmp
 
 
 def test_a_changed_english_cell_is_named(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
-    master = tmp_path / "mlp"
-    master.mkdir()
+    master = _master(tmp_path)
     notebook = json.loads((REPO / "source" / "mlp" / "mlp.ipynb").read_text())
     cell = next(c for c in notebook["cells"] if c["cell_type"] == "markdown" and c["id"] == "0068fd57")
     cell["source"] = "".join(cell["source"]) + "\nA new sentence."
@@ -195,6 +207,29 @@ def test_a_changed_english_cell_is_named(monkeypatch: pytest.MonkeyPatch, tmp_pa
     assert "id new-cell" in found and "has no translation" in found
     with pytest.raises(edition.EditionError):
         edition.edition("zh")
+
+
+def test_a_changed_docstring_of_nn_core_is_named(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    master = _master(tmp_path)
+    (master / "mlp.ipynb").write_bytes((REPO / "source" / "mlp" / "mlp.ipynb").read_bytes())
+    core = master / "nn_core.py"
+    core.write_text(core.read_text().replace("Updates a fixed list", "Updates a list"))
+    monkeypatch.setattr(edition, "MASTER", master)
+    found = "\n".join(edition.problems("zh"))
+    assert "module nn_core.py has no translation of: 'Updates a list of Parameters" in found
+    assert "'Updates a fixed list of Parameters from their ``.grad``.' is no longer in the cell" in found
+    assert "module nn_core.py: its comments, docstrings or labels changed" in found
+    with pytest.raises(edition.EditionError):
+        edition.edition("zh")
+
+
+def test_the_edition_translates_the_docstrings_of_nn_core_only() -> None:
+    files = edition.edition("zh")
+    core = files["nn_core.py"].decode()
+    assert "根据各参数的 ``.grad`` 更新一个固定的 Parameter 列表。" in core and "Updates a fixed list" not in core
+    assert "raise NotImplementedError" in core and code_aside(core) == code_aside(
+        (REPO / "source" / "mlp" / "nn_core.py").read_text()
+    )
 
 
 def _dummy(template: str) -> dict[str, str]:

@@ -4,7 +4,8 @@
 markdown cell replaced by its translation in ``i18n/mlp.zh.md``, and in each code cell its comments and docstrings
 (and any plot label the file translates) replaced by theirs, the code itself, cell ids, grade ids and points unchanged;
 and the master's helper modules, of which only ``nn_i18n.LANGUAGE`` differs (so the checks' messages come out in that
-language).
+language) and, in the modules students are sent to read (``MODULES``), the comments and docstrings, from the file's
+``module`` sections.
 Build its release and solution as for ``mlp``: ``nbgrader generate_assignment mlp_zh --force``, then
 ``nbgrader generate_solution mlp_zh --force``; grade it with ``python -m autograder grade mlp_zh``.
 
@@ -35,7 +36,7 @@ REPO = Path(__file__).resolve().parents[2]
 MASTER = REPO / "source" / "mlp"
 NOTEBOOK = "mlp.ipynb"
 LANGUAGE_LINE = 'LANGUAGE = "en"'
-SECTION = re.compile(r"^<!-- (?P<kind>cell|code) (?P<id>[\w-]+)(?: sha (?P<sha>[0-9a-f]+))? -->\n", re.M)
+SECTION = re.compile(r"^<!-- (?P<kind>cell|code|module) (?P<id>[\w-]+)(?: sha (?P<sha>[0-9a-f]+))? -->\n", re.M)
 ENTRY = re.compile(r"^en: (?P<en>.*)\nzh: (?P<zh>.*)$", re.M)
 """One translation of a code section: a line ``en: <English text>``, then ``zh: <its translation>``."""
 LABEL_CALLS = {"title", "set_title", "suptitle", "xlabel", "set_xlabel", "ylabel", "set_ylabel", "legend", "text"}
@@ -43,6 +44,9 @@ LABEL_CALLS = {"title", "set_title", "suptitle", "xlabel", "set_xlabel", "ylabel
 LABEL_KEYWORDS = {"title", "xlabel", "ylabel", "label"}
 """Keyword arguments (of any call, e.g. ``ax.set(xlabel=...)``) whose strings are plot labels."""
 HIDDEN = ("### BEGIN HIDDEN TESTS", "### END HIDDEN TESTS")
+MODULES = ("nn_core",)
+"""Helper modules the notebook sends students to read: their comments and docstrings are translated (``module``
+sections, keyed by the module's name), their code is the master's."""
 
 
 class EditionError(Exception):
@@ -72,14 +76,19 @@ def read_translations(language: str) -> dict[str, tuple[str | None, str]]:
     return _sections(language, "cell")
 
 
-def read_code_translations(language: str) -> dict[str, tuple[str | None, dict[str, str]]]:
-    """Code cell id -> (the SHA of its English texts when translated, English text -> translation)."""
+def read_code_translations(language: str, kind: str = "code") -> dict[str, tuple[str | None, dict[str, str]]]:
+    """Code cell id (or, for ``kind="module"``, module name) -> (the SHA of its English texts when translated,
+    English text -> translation)."""
     table = {}
-    for cell_id, (sha, body) in _sections(language, "code").items():
+    for cell_id, (sha, body) in _sections(language, kind).items():
         entries = {m["en"]: m["zh"] for m in ENTRY.finditer(body)}
+        if kind == "module":  # a module's docstrings span lines: an entry writes each line break as \n
+            entries = {en.replace("\\n", "\n"): zh.replace("\\n", "\n") for en, zh in entries.items()}
         stray = [line for line in ENTRY.sub("", body).splitlines() if line.strip()]
         if stray:
-            raise EditionError(f"code {cell_id} in {translations_file(language).name}: not `en:`/`zh:` lines: {stray}")
+            raise EditionError(
+                f"{kind} {cell_id} in {translations_file(language).name}: not `en:`/`zh:` lines: {stray}"
+            )
         table[cell_id] = (sha, entries)
     return table
 
@@ -211,31 +220,57 @@ def code_problems(cells: list[dict], language: str) -> list[str]:
     for number, cell in enumerate(cells):
         if cell["cell_type"] != "code":
             continue
-        texts = code_texts(_source(cell))
-        sha, entries = table.get(cell["id"], (None, {}))
         where = f"code cell {number} (id {cell['id']}, grade id {cell['metadata'].get('nbgrader', {}).get('grade_id')})"
-        missing = [t.english for t in texts if t.required and t.english not in entries]
-        if missing:
-            found.append(f"{where} has no translation of: " + "; ".join(repr(e) for e in missing))
-        english = {t.english for t in texts}
-        found += [
-            f"{where}: the translated English text {e!r} is no longer in the cell" for e in entries if e not in english
-        ]
-        if cell["id"] in table and sha != code_sha(_source(cell)):
-            found.append(
-                f"{where}: its comments, docstrings or labels changed since they were translated (or were never "
-                f"stamped): update their translations, then run `python -m autograder edition {language} --stamp`"
-            )
-        for text in texts:
-            zh = entries.get(text.english)
-            if (
-                zh is not None
-                and text.kind != "comment"
-                and any(c in zh for c in ('"', "'", "\\", "{", "}") if c not in text.english)
-            ):
-                found.append(f"{where}: the translation of {text.english!r} adds a quote, backslash or brace")
+        found += _text_problems(where, _source(cell), table.get(cell["id"]), language)
     ids = {c["id"] for c in cells if c["cell_type"] == "code"}
     found += [f"the translation of code {i} matches no code cell of the master" for i in table if i not in ids]
+    return found + module_problems(language)
+
+
+def module_problems(language: str) -> list[str]:
+    """The same as ``code_problems`` for the helper modules students read (``MODULES``)."""
+    try:
+        table = read_code_translations(language, "module")
+    except EditionError as error:
+        return [str(error)]
+    found = []
+    for name in MODULES:
+        where = f"module {name}.py"
+        if name not in table:
+            found.append(f"{where} has no `module {name}` section in {translations_file(language).name}")
+            continue
+        found += _text_problems(where, (MASTER / f"{name}.py").read_text(), table[name], language)
+    found += [f"the translation of module {i} matches no module of {MODULES}" for i in table if i not in MODULES]
+    return found
+
+
+def _text_problems(
+    where: str, source: str, translated: tuple[str | None, dict[str, str]] | None, language: str
+) -> list[str]:
+    """What is missing, stale or unsafe in the translation ``translated`` (its SHA, its entries) of ``source``."""
+    texts = code_texts(source)
+    sha, entries = translated if translated is not None else (None, {})
+    found = []
+    missing = [t.english for t in texts if t.required and t.english not in entries]
+    if missing:
+        found.append(f"{where} has no translation of: " + "; ".join(repr(e) for e in missing))
+    english = {t.english for t in texts}
+    found += [
+        f"{where}: the translated English text {e!r} is no longer in the cell" for e in entries if e not in english
+    ]
+    if translated is not None and sha != code_sha(source):
+        found.append(
+            f"{where}: its comments, docstrings or labels changed since they were translated (or were never "
+            f"stamped): update their translations, then run `python -m autograder edition {language} --stamp`"
+        )
+    for text in texts:
+        zh = entries.get(text.english)
+        if (
+            zh is not None
+            and text.kind != "comment"
+            and any(c in zh for c in ('"', "'", "\\", "{", "}") if c not in text.english)
+        ):
+            found.append(f"{where}: the translation of {text.english!r} adds a quote, backslash or brace")
     return found
 
 
@@ -245,6 +280,7 @@ def edition(language: str) -> dict[str, bytes]:
     if trouble:
         raise EditionError("\n".join(trouble))
     table, code = read_translations(language), read_code_translations(language)
+    modules = read_code_translations(language, "module")
     notebook = json.loads((MASTER / NOTEBOOK).read_text())
     translated = copy.deepcopy(notebook)
     for cell in translated["cells"]:
@@ -257,6 +293,8 @@ def edition(language: str) -> dict[str, bytes]:
     files = {f"mlp_{language}.ipynb": (json.dumps(translated, indent=1, ensure_ascii=False) + "\n").encode()}
     for helper in sorted(MASTER.glob("*.py")):
         text = helper.read_text()
+        if helper.stem in MODULES:
+            text = translate_code(text, modules[helper.stem][1])
         if helper.name == "nn_i18n.py":
             if text.count(LANGUAGE_LINE) != 1:
                 raise EditionError(f"{helper} must hold the line {LANGUAGE_LINE!r} exactly once")
@@ -274,6 +312,7 @@ def stamp(language: str) -> None:
         )
         for c in cells
     }
+    shas |= {("module", name): code_sha((MASTER / f"{name}.py").read_text()) for name in MODULES}
     path = translations_file(language)
     text = path.read_text()
     path.write_text(

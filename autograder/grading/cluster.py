@@ -91,6 +91,10 @@ def _worker_mnist_dir(task: Task) -> str:
         with tempfile.TemporaryDirectory(prefix="kit-mnist-loader-") as folder:
             loader = Path(folder) / "mnist_data.py"
             loader.write_bytes(task.course_files[helpers[0]])
+            messages = helpers[0].removesuffix("mnist_data.py") + "nn_messages.py"  # the loader's messages
+            if messages in task.course_files:
+                (Path(folder) / "nn_messages.py").write_bytes(task.course_files[messages])
+            loaded = set(sys.modules)  # a loader's messages already loaded here stay
             sys.path.insert(0, folder)
             try:
                 import mnist_data
@@ -106,6 +110,8 @@ def _worker_mnist_dir(task: Task) -> str:
             finally:
                 sys.path.remove(folder)
                 sys.modules.pop("mnist_data", None)
+                if "nn_messages" not in loaded:
+                    sys.modules.pop("nn_messages", None)
         _worker_mnist[task.mnist_hint] = str(Path(data.source).resolve())
         return _worker_mnist[task.mnist_hint]
 

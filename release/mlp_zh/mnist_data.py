@@ -15,7 +15,8 @@ Where the files come from (first match wins):
    ``~/.cache/dl-notes/mnist``), filled on first use from the mirrors.
 
 Every file is checked (gzip integrity, IDX header, sizes, label range), and
-downloaded files must have the official SHA-256 sum.
+downloaded files must have the official SHA-256 sum. An error says what is wrong in the edition's language (its
+messages are declared in ``nn_messages``).
 """
 
 import gzip
@@ -29,8 +30,11 @@ import zlib
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
+import nn_messages as say
 import numpy as np
+from nn_messages import Text
 
 __all__ = [
     "DEFAULT_MIRRORS",
@@ -76,7 +80,23 @@ NUM_CLASSES = 10
 
 
 class MnistDataError(ValueError):
-    """The MNIST files are missing, corrupt or could not be downloaded."""
+    """The MNIST files are missing, corrupt or could not be downloaded: each of ``lines`` a message (a ``Text``; a
+    nested error's lines; or words as they are, as after unpickling). ``str()`` is English; a notebook shows it, without
+    a traceback, in the edition's language."""
+
+    def __init__(self, *lines: Any) -> None:
+        self.lines: list[Text | str] = [
+            part for line in lines for part in (line.lines if isinstance(line, MnistDataError) else [line])
+        ]
+        super().__init__(self.render("en"))
+
+    def render(self, language: str) -> str:
+        return "\n".join(say.render(line, language) for line in self.lines)
+
+    def _render_traceback_(self) -> list[str]:
+        from nn_i18n import LANGUAGE
+
+        return [f"\x1b[1;31m{type(self).__name__}\x1b[0m: {self.render(LANGUAGE)}"]
 
 
 @dataclass(frozen=True, eq=False)
@@ -104,7 +124,7 @@ def _read_bytes(path: Path) -> bytes:
     try:
         return path.read_bytes()
     except OSError as e:
-        raise MnistDataError(f"Could not read MNIST file {path}: {e}") from None
+        raise MnistDataError(say.MNIST_UNREADABLE(path=path, error=e)) from None
 
 
 def _parse_idx(raw: bytes, path: Path, expected_magic: int, expected_count: int | None) -> np.ndarray:
@@ -112,56 +132,45 @@ def _parse_idx(raw: bytes, path: Path, expected_magic: int, expected_count: int 
     try:
         data = gzip.decompress(raw)
     except EOFError as e:
-        raise MnistDataError(
-            f"MNIST file {path} looks truncated (the gzip stream ends early: {e}); "
-            "the download or copy was probably interrupted."
-        ) from None
+        raise MnistDataError(say.MNIST_TRUNCATED(path=path, error=e)) from None
     except (OSError, zlib.error) as e:  # gzip.BadGzipFile is an OSError
-        raise MnistDataError(f"MNIST file {path} looks corrupt (not a valid gzip file: {e}).") from None
+        raise MnistDataError(say.MNIST_NOT_GZIP(path=path, error=e)) from None
 
     if len(data) < 4:
-        raise MnistDataError(f"MNIST file {path} is too short to hold an IDX header ({len(data)} bytes).")
+        raise MnistDataError(say.MNIST_NO_HEADER(path=path, size=len(data)))
     (magic,) = struct.unpack(">I", data[:4])
     if magic != expected_magic:
-        kinds = {IMAGE_MAGIC: "images", LABEL_MAGIC: "labels"}
-        hint = f" (that is the magic number of an MNIST {kinds[magic]} file)" if magic in kinds else ""
-        raise MnistDataError(
-            f"MNIST file {path} has magic number {magic}{hint}, expected {expected_magic}; "
-            "it is not the file its name says."
-        )
+        kinds = {IMAGE_MAGIC: say.MNIST_IMAGES, LABEL_MAGIC: say.MNIST_LABELS}
+        if magic in kinds:
+            raise MnistDataError(
+                say.MNIST_SWAPPED_MAGIC(path=path, magic=magic, kind=kinds[magic], expected=expected_magic)
+            )
+        raise MnistDataError(say.MNIST_WRONG_MAGIC(path=path, magic=magic, expected=expected_magic))
     if (magic >> 8) != 0x08:  # type code 0x08 = unsigned byte
-        raise MnistDataError(f"MNIST file {path}: unsupported IDX data type {magic >> 8:#04x}.")
+        raise MnistDataError(say.MNIST_DATA_TYPE(path=path, code=f"{magic >> 8:#04x}"))
 
     ndim = magic & 0xFF
     header_len = 4 + 4 * ndim
     if len(data) < header_len:
-        raise MnistDataError(f"MNIST file {path} is too short to hold its IDX header ({len(data)} bytes).")
+        raise MnistDataError(say.MNIST_NO_HEADER(path=path, size=len(data)))
     dims = struct.unpack(f">{ndim}I", data[4:header_len])
 
     if magic == IMAGE_MAGIC and dims[1:] != (IMAGE_SIZE, IMAGE_SIZE):
-        raise MnistDataError(f"MNIST file {path} holds {dims[1]}x{dims[2]} images, expected {IMAGE_SIZE}x{IMAGE_SIZE}.")
+        raise MnistDataError(say.MNIST_IMAGE_SIZE(path=path, rows=dims[1], cols=dims[2], size=IMAGE_SIZE))
     if expected_count is not None and dims[0] != expected_count:
-        raise MnistDataError(f"MNIST file {path} holds {dims[0]} items, expected {expected_count}.")
+        raise MnistDataError(say.MNIST_ITEMS(path=path, count=dims[0], expected=expected_count))
 
     expected_len = int(np.prod(dims, dtype=np.int64))
     payload_len = len(data) - header_len
     if payload_len < expected_len:
-        raise MnistDataError(
-            f"MNIST file {path} is too short: its header promises {expected_len} bytes of data "
-            f"but only {payload_len} follow (truncated file?)."
-        )
+        raise MnistDataError(say.MNIST_SHORT_DATA(path=path, expected=expected_len, actual=payload_len))
     if payload_len > expected_len:
-        raise MnistDataError(
-            f"MNIST file {path} has {payload_len - expected_len} unexpected trailing bytes "
-            f"after the {expected_len} bytes of data its header promises."
-        )
+        raise MnistDataError(say.MNIST_TRAILING(path=path, extra=payload_len - expected_len, expected=expected_len))
 
     array = np.frombuffer(data, dtype=np.uint8, offset=header_len).reshape(dims).copy()
     if magic == LABEL_MAGIC and array.size and array.max() >= NUM_CLASSES:
         bad = int(np.argmax(array >= NUM_CLASSES))
-        raise MnistDataError(
-            f"MNIST file {path} has label {array[bad]} at index {bad}; labels must be 0..{NUM_CLASSES - 1}."
-        )
+        raise MnistDataError(say.MNIST_BAD_LABEL(path=path, label=array[bad], index=bad, last=NUM_CLASSES - 1))
     return array
 
 
@@ -189,14 +198,23 @@ def _build(raws: dict[str, bytes], source: Path, official: dict[str, bool]) -> M
         labels = _parse_idx(raws[labels_name], source / labels_name, LABEL_MAGIC, None)
         if len(images) != len(labels):
             raise MnistDataError(
-                f"MNIST files do not match: {source / images_name} holds {len(images)} images "
-                f"but {source / labels_name} holds {len(labels)} labels."
+                say.MNIST_MISMATCH(
+                    images_path=source / images_name,
+                    images=len(images),
+                    labels_path=source / labels_name,
+                    labels=len(labels),
+                )
             )
         expected = EXPECTED_COUNTS[split]
         if len(images) != expected:
             raise MnistDataError(
-                f"MNIST files {source / images_name} and {source / labels_name} hold "
-                f"{len(images)} examples each, expected {expected} for the {split} split."
+                say.MNIST_SPLIT_SIZE(
+                    images_path=source / images_name,
+                    labels_path=source / labels_name,
+                    count=len(images),
+                    expected=expected,
+                    split=say.MNIST_TRAIN_SPLIT if split == "train" else say.MNIST_TEST_SPLIT,
+                )
             )
         arrays[f"{split}_images"], arrays[f"{split}_labels"] = images, labels
     return Mnist(**arrays, source=source, official_bytes=official)
@@ -208,47 +226,48 @@ def _build(raws: dict[str, bytes], source: Path, official: dict[str, bool]) -> M
 
 
 def _load_user_dir(directory: Path, origin: str, strict_checksums: bool) -> Mnist:
-    names = ", ".join(FILES.values())
+    names = list(FILES.values())
     if origin == "argument":
-        where = f"the directory {directory} (given as the data_dir argument)"
-        advice = f"Put the four MNIST files ({names}) there, or call load_mnist() without data_dir to download them."
+        where = say.MNIST_DIR_ARGUMENT(directory=directory)
+        advice = say.MNIST_ADVICE_ARGUMENT(names=names)
     elif origin != "env":  # the caller's own words for where the directory came from
-        where = f"the directory {directory} ({origin})"
-        advice = f"Put the four MNIST files ({names}) there."
+        where = say.MNIST_DIR_GIVEN(directory=directory, origin=origin)
+        advice = say.MNIST_ADVICE_GIVEN(names=names)
     else:
-        where = f"the directory {directory} (from the environment variable ${MNIST_DIR_ENV})"
-        advice = f"Put the four MNIST files ({names}) there, or unset {MNIST_DIR_ENV} to download them."
+        where = say.MNIST_DIR_ENV(directory=directory, env=MNIST_DIR_ENV)
+        advice = say.MNIST_ADVICE_ENV(names=names, env=MNIST_DIR_ENV)
 
     if not directory.is_dir():
-        state = "is not a directory" if directory.exists() else "does not exist"
-        raise MnistDataError(f"Cannot load MNIST: {where} {state}.\n{advice}")
+        state = say.MNIST_NOT_A_DIRECTORY if directory.exists() else say.MNIST_NO_DIRECTORY
+        raise MnistDataError(state(where=where), advice)
 
     missing = [name for name in FILES.values() if not (directory / name).is_file()]
     if missing:
         lines = []
         for name in missing:
             unzipped = directory / name.removesuffix(".gz")
-            note = f" (found uncompressed {unzipped.name}; gzip it)" if unzipped.is_file() else ""
-            lines.append(f"  {name}{note}")
-        raise MnistDataError(
-            f"Cannot load MNIST: {where} lacks {len(missing)} file(s):\n" + "\n".join(lines) + f"\n{advice}"
-        )
+            found = unzipped.is_file()
+            lines.append(
+                say.MNIST_MISSING_UNZIPPED(name=name, unzipped=unzipped.name)
+                if found
+                else say.MNIST_MISSING_FILE(name=name)
+            )
+        raise MnistDataError(say.MNIST_LACKS(where=where, count=len(missing)), *lines, advice)
 
     try:
         raws = {name: _read_bytes(directory / name) for name in FILES.values()}
         official = {name: _sha256(raw) == OFFICIAL_SHA256[name] for name, raw in raws.items()}
         mnist = _build(raws, directory, official)
     except MnistDataError as e:
-        raise MnistDataError(f"Cannot load MNIST from {where}:\n{e}\n{advice}") from None
+        raise MnistDataError(say.MNIST_CANNOT_LOAD_FROM(where=where), e, advice) from None
 
     if strict_checksums:
         for name, ok in official.items():
             if not ok:
                 raise MnistDataError(
-                    f"MNIST file {directory / name} is not byte-identical to the official file "
-                    f"(strict_checksums=True): expected SHA-256 {OFFICIAL_SHA256[name]}, "
-                    f"got {_sha256(raws[name])}. It comes from {where}; "
-                    "pass strict_checksums=False to accept it anyway."
+                    say.MNIST_NOT_OFFICIAL(
+                        path=directory / name, expected=OFFICIAL_SHA256[name], actual=_sha256(raws[name]), where=where
+                    )
                 )
     return mnist
 
@@ -259,7 +278,11 @@ def _load_user_dir(directory: Path, origin: str, strict_checksums: bool) -> Mnis
 
 
 class _ChecksumMismatch(Exception):
-    """A downloaded file did not have the official SHA-256 sum."""
+    """A downloaded file did not have the official SHA-256 sum (``text`` says so)."""
+
+    def __init__(self, text: Text) -> None:
+        super().__init__(say.render(text, "en"))
+        self.text = text
 
 
 def _download_one(url: str, target: Path, expected_sha: str) -> None:
@@ -274,7 +297,7 @@ def _download_one(url: str, target: Path, expected_sha: str) -> None:
                 tmp.write(chunk)
         actual = digest.hexdigest()
         if actual != expected_sha:
-            raise _ChecksumMismatch(f"checksum mismatch: expected SHA-256 {expected_sha}, got {actual}")
+            raise _ChecksumMismatch(say.MNIST_CHECKSUM(expected=expected_sha, actual=actual))
         os.replace(tmp_path, target)
     except BaseException:  # also on Ctrl-C: never leave a half-written file behind
         tmp.close()
@@ -291,13 +314,11 @@ def _download(name: str, cache_dir: Path, mirrors: Sequence[str]) -> None:
             _download_one(url, cache_dir / name, OFFICIAL_SHA256[name])
             return
         except (OSError, ValueError, http.client.HTTPException, _ChecksumMismatch) as e:
-            errors.append(f"  {url}: {e}")
-    tried = "\n".join(errors) if errors else "  (no mirrors were given)"
+            errors.append(say.MNIST_MIRROR_FAILED(url=url, error=e.text if isinstance(e, _ChecksumMismatch) else e))
     raise MnistDataError(
-        f"Could not download MNIST file {name} into {cache_dir}:\n{tried}\n"
-        f"If this machine has no internet access, copy the four MNIST files "
-        f"({', '.join(FILES.values())}) to a directory and set the environment variable "
-        f"{MNIST_DIR_ENV} to it (or pass data_dir=...)."
+        say.MNIST_DOWNLOAD_FAILED(name=name, cache_dir=cache_dir),
+        *(errors or [say.MNIST_NO_MIRRORS]),
+        say.MNIST_OFFLINE_ADVICE(names=list(FILES.values()), env=MNIST_DIR_ENV),
     )
 
 
@@ -318,28 +339,24 @@ def _load_cache(cache_dir: Path, download: bool, mirrors: Sequence[str]) -> Mnis
         try:
             path.unlink()
         except OSError as e:
-            raise MnistDataError(
-                f"Cached MNIST file {path} is damaged (wrong SHA-256) and could not be deleted: {e}"
-            ) from None
+            raise MnistDataError(say.MNIST_CACHE_DAMAGED(path=path, error=e)) from None
         missing.append(name)
         rejected.append(name)
 
     if missing and not download:
-        note = f" ({', '.join(rejected)} failed the checksum and was deleted)" if rejected else ""
-        raise MnistDataError(
-            f"MNIST files missing from the cache directory {cache_dir}{note}: {', '.join(missing)}.\n"
-            f"Downloading is off (download=False). Set the environment variable {MNIST_DIR_ENV} "
-            "(or pass data_dir=...) to a directory with the four MNIST files, "
-            "or allow download=True to fill the cache."
+        missing_files = (
+            say.MNIST_CACHE_MISSING_REJECTED(cache_dir=cache_dir, rejected=rejected, names=missing)
+            if rejected
+            else say.MNIST_CACHE_MISSING(cache_dir=cache_dir, names=missing)
         )
+        raise MnistDataError(missing_files, say.MNIST_DOWNLOAD_OFF(env=MNIST_DIR_ENV))
     if missing:
         try:
             cache_dir.mkdir(parents=True, exist_ok=True)
         except OSError as e:
             raise MnistDataError(
-                f"Cannot create the MNIST cache directory {cache_dir}: {e}\n"
-                f"Set {MNIST_CACHE_ENV} to a writable directory, or {MNIST_DIR_ENV} to a directory "
-                "that already holds the four MNIST files."
+                say.MNIST_CACHE_UNWRITABLE(cache_dir=cache_dir, error=e),
+                say.MNIST_CACHE_ADVICE(cache_env=MNIST_CACHE_ENV, env=MNIST_DIR_ENV),
             ) from None
         if isinstance(mirrors, str):  # a single URL instead of a sequence of them
             mirrors = (mirrors,)

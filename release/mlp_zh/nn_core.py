@@ -1,7 +1,7 @@
-"""The building blocks every exercise uses: ``Parameter``, ``Module`` and ``Optimizer``.
+"""每个练习都要用到的基本组件：``Parameter``、``Module`` 和 ``Optimizer``。
 
-This file is given to you; you do not need to change it. The notebook's
-exercises subclass ``Module`` and ``Optimizer``.
+这个文件已经给出，你不需要修改它。
+笔记本中的练习都是 ``Module`` 和 ``Optimizer`` 的子类。
 """
 
 from __future__ import annotations
@@ -13,11 +13,11 @@ import numpy as np
 
 
 class Parameter(np.ndarray):
-    """A trainable array (float32 unless asked otherwise) with a ``.grad`` slot.
+    """可训练的数组（除非另行指定，为 float32），多了一个 ``.grad`` 属性。
 
-    ``backward`` of the module that owns it stores ``dL/dparameter`` in
-    ``.grad`` (same shape as the parameter); ``Optimizer.zero_grad`` resets it
-    to ``None``. Arithmetic on a Parameter gives a plain ``np.ndarray``.
+    拥有它的模块在 ``backward`` 中把 ``dL/dparameter`` 存入 ``.grad``（形状与参数相同）；
+    ``Optimizer.zero_grad`` 把它重新设为 ``None``。
+    对 Parameter 做算术运算得到的是普通的 ``np.ndarray``。
     """
 
     grad: np.ndarray | None
@@ -31,18 +31,18 @@ class Parameter(np.ndarray):
         self.grad = None
 
     def __array_wrap__(self, arr: np.ndarray, context: Any = None, return_scalar: bool = False) -> Any:
-        if arr is self:  # in-place update such as ``p -= lr * p.grad``
+        if arr is self:  # 原地更新，例如 ``p -= lr * p.grad``
             return arr
         plain = arr.view(np.ndarray)
         return plain[()] if return_scalar else plain
 
 
 class Module:
-    """A layer: ``forward`` computes the output, ``backward`` the gradients.
+    """一层：``forward`` 计算输出，``backward`` 计算梯度。
 
-    ``forward`` saves what ``backward`` needs in ``self.ctx`` (a dict).
-    ``backward(grad)`` receives dL/d(output), stores dL/d(parameter) in each
-    parameter's ``.grad`` and returns dL/d(input).
+    ``forward`` 把 ``backward`` 需要的内容保存在 ``self.ctx``（一个字典）中。
+    ``backward(grad)`` 接收上游梯度 dL/d(输出)，把 dL/d(参数) 存入每个参数的 ``.grad``，
+    并返回 dL/d(输入)。
     """
 
     def __init__(self) -> None:
@@ -58,7 +58,7 @@ class Module:
         raise NotImplementedError(f"{type(self).__name__}.backward is not implemented yet")
 
     def parameters(self) -> Iterator[Parameter]:
-        """Yield this module's Parameters, then its child modules', in attribute order."""
+        """按属性顺序，依次给出本模块的 Parameter，然后是其子模块的参数。"""
         for value in vars(self).values():
             if isinstance(value, Parameter):
                 yield value
@@ -67,7 +67,7 @@ class Module:
 
 
 class Optimizer:
-    """Updates a fixed list of Parameters from their ``.grad``."""
+    """根据各参数的 ``.grad`` 更新一个固定的 Parameter 列表。"""
 
     def __init__(self, params: Iterable[Parameter]) -> None:
         self.params: list[Parameter] = list(params)

@@ -835,3 +835,221 @@ MLP_BACKWARD_FORMULA = formula(
     "return fc1.backward(grad)",
     zh="backward 按相反的顺序运行：grad = fc2.backward(grad); grad = relu.backward(grad); return fc1.backward(grad)",
 )
+
+# --- what the notebook shows besides the checks: the training cell, its plots and the MNIST loader
+
+DIGIT_GROUP = {"en": ",", "zh": ""}
+"""How a language groups the digits of a large count (60,000 in English, 60000 in Chinese)."""
+
+TRAINING_SKIPPED = message(
+    "training_skipped",
+    en="Skipped while grading: the grader trains your MLP itself.",
+    zh="评分时不运行这个单元格：评分程序会自己训练你的 MLP。",
+)
+TRAINING_ON = message(
+    "training_on",
+    en="Training on {images} images for {epochs} epochs: about 1–2 s per epoch for a correct MLP.",
+    zh="在 {images} 张训练图像上训练 {epochs} 轮：正确的 MLP 每轮约需 1–2 秒。",
+)
+EPOCH_PROGRESS = message("epoch_progress", en="epoch {epoch}/{epochs}", zh="第 {epoch}/{epochs} 轮")
+STEP_UNIT = message("step_unit", en="batch", zh="步")
+LOSS_SO_FAR = message("loss_so_far", en="loss={loss}", zh="损失={loss}")
+EPOCH_DONE = message(
+    "epoch_done",
+    en="epoch {epoch}: mean training loss {loss}, test accuracy {accuracy}",
+    zh="第 {epoch} 轮：平均训练损失 {loss}，测试准确率 {accuracy}",
+)
+STEP_AXIS = message("step_axis", en="SGD step", zh="SGD 步数")
+LOSS_AXIS = message("loss_axis", en="training loss (moving average of 50 steps)", zh="训练损失（50 步滑动平均）")
+LOSS_TITLE = message("loss_title", en="Training loss", zh="训练损失")
+DIGITS_TITLE = message(
+    "digits_title",
+    en="Test digits and your model's predictions (red: wrong, with the true label)",
+    zh="测试数字及模型的预测（红色：预测错误，括号中为真实标签）",
+)
+WRONG_DIGIT = message("wrong_digit", en="{prediction} (is {label})", zh="{prediction}（应为 {label}）")
+
+# the MNIST loader's errors (mnist_data.MnistDataError: each line one message)
+MNIST_UNREADABLE = message(
+    "mnist_unreadable", en="Could not read MNIST file {path}: {error}", zh="无法读取 MNIST 文件 {path}：{error}"
+)
+MNIST_TRUNCATED = message(
+    "mnist_truncated",
+    en="MNIST file {path} looks truncated (the gzip stream ends early: {error}); "
+    "the download or copy was probably interrupted.",
+    zh="MNIST 文件 {path} 似乎不完整（gzip 数据提前结束：{error}）；下载或复制可能被中断了。",
+)
+MNIST_NOT_GZIP = message(
+    "mnist_not_gzip",
+    en="MNIST file {path} looks corrupt (not a valid gzip file: {error}).",
+    zh="MNIST 文件 {path} 似乎已损坏（不是有效的 gzip 文件：{error}）。",
+)
+MNIST_NO_HEADER = message(
+    "mnist_no_header",
+    en="MNIST file {path} is too short to hold its IDX header ({size} bytes).",
+    zh="MNIST 文件 {path} 太短，装不下它的 IDX 文件头（只有 {size} 字节）。",
+)
+MNIST_WRONG_MAGIC = message(
+    "mnist_wrong_magic",
+    en="MNIST file {path} has magic number {magic}, expected {expected}; it is not the file its name says.",
+    zh="MNIST 文件 {path} 的魔数为 {magic}，应为 {expected}；它不是文件名所说的那个文件。",
+)
+MNIST_SWAPPED_MAGIC = message(
+    "mnist_swapped_magic",
+    en="MNIST file {path} has magic number {magic} (that is the magic number of an MNIST {kind} file), expected "
+    "{expected}; it is not the file its name says.",
+    zh="MNIST 文件 {path} 的魔数为 {magic}（这是 MNIST {kind}文件的魔数），应为 {expected}；"
+    "它不是文件名所说的那个文件。",
+)
+MNIST_IMAGES = text("mnist_images", en="images", zh="图像")
+MNIST_LABELS = text("mnist_labels", en="labels", zh="标签")
+MNIST_DATA_TYPE = message(
+    "mnist_data_type",
+    en="MNIST file {path}: unsupported IDX data type {code}.",
+    zh="MNIST 文件 {path}：不支持的 IDX 数据类型 {code}。",
+)
+MNIST_IMAGE_SIZE = message(
+    "mnist_image_size",
+    en="MNIST file {path} holds {rows}x{cols} images, expected {size}x{size}.",
+    zh="MNIST 文件 {path} 中的图像为 {rows}x{cols}，应为 {size}x{size}。",
+)
+MNIST_ITEMS = message(
+    "mnist_items",
+    en="MNIST file {path} holds {count} items, expected {expected}.",
+    zh="MNIST 文件 {path} 有 {count} 项，应为 {expected} 项。",
+)
+MNIST_SHORT_DATA = message(
+    "mnist_short_data",
+    en="MNIST file {path} is too short: its header promises {expected} bytes of data but only {actual} follow "
+    "(truncated file?).",
+    zh="MNIST 文件 {path} 太短：文件头声明有 {expected} 字节数据，实际只有 {actual} 字节（文件不完整？）。",
+)
+MNIST_TRAILING = message(
+    "mnist_trailing",
+    en="MNIST file {path} has {extra} unexpected trailing bytes after the {expected} bytes of data its header "
+    "promises.",
+    zh="MNIST 文件 {path} 在文件头声明的 {expected} 字节数据之后，还有 {extra} 个多余的字节。",
+)
+MNIST_BAD_LABEL = message(
+    "mnist_bad_label",
+    en="MNIST file {path} has label {label} at index {index}; labels must be 0..{last}.",
+    zh="MNIST 文件 {path} 中下标 {index} 处的标签为 {label}；标签必须在 0 到 {last} 之间。",
+)
+MNIST_MISMATCH = message(
+    "mnist_mismatch",
+    en="MNIST files do not match: {images_path} holds {images} images but {labels_path} holds {labels} labels.",
+    zh="MNIST 文件不匹配：{images_path} 有 {images} 张图像，而 {labels_path} 有 {labels} 个标签。",
+)
+MNIST_SPLIT_SIZE = message(
+    "mnist_split_size",
+    en="MNIST files {images_path} and {labels_path} hold {count} examples each, expected {expected} for the {split} "
+    "split.",
+    zh="MNIST 文件 {images_path} 和 {labels_path} 各有 {count} 个样本，{split}应有 {expected} 个。",
+)
+MNIST_TRAIN_SPLIT = text("mnist_train_split", en="train", zh="训练集")
+MNIST_TEST_SPLIT = text("mnist_test_split", en="test", zh="测试集")
+MNIST_DIR_ARGUMENT = message(
+    "mnist_dir_argument",
+    en="the directory {directory} (given as the data_dir argument)",
+    zh="目录 {directory}（由参数 data_dir 给出）",
+)
+MNIST_DIR_GIVEN = message(
+    "mnist_dir_given", en="the directory {directory} ({origin})", zh="目录 {directory}（{origin}）"
+)
+MNIST_DIR_ENV = message(
+    "mnist_dir_env",
+    en="the directory {directory} (from the environment variable ${env})",
+    zh="目录 {directory}（来自环境变量 ${env}）",
+)
+MNIST_ADVICE_ARGUMENT = message(
+    "mnist_advice_argument",
+    en="Put the four MNIST files ({names}) there, or call load_mnist() without data_dir to download them.",
+    zh="请把四个 MNIST 文件（{names}）放到那里，或者不带 data_dir 调用 load_mnist() 来下载它们。",
+)
+MNIST_ADVICE_GIVEN = message(
+    "mnist_advice_given", en="Put the four MNIST files ({names}) there.", zh="请把四个 MNIST 文件（{names}）放到那里。"
+)
+MNIST_ADVICE_ENV = message(
+    "mnist_advice_env",
+    en="Put the four MNIST files ({names}) there, or unset {env} to download them.",
+    zh="请把四个 MNIST 文件（{names}）放到那里，或者取消环境变量 {env} 以下载它们。",
+)
+MNIST_NOT_A_DIRECTORY = message(
+    "mnist_not_a_directory", en="Cannot load MNIST: {where} is not a directory.", zh="无法加载 MNIST：{where}不是目录。"
+)
+MNIST_NO_DIRECTORY = message(
+    "mnist_no_directory", en="Cannot load MNIST: {where} does not exist.", zh="无法加载 MNIST：{where}不存在。"
+)
+MNIST_LACKS = message(
+    "mnist_lacks",
+    en="Cannot load MNIST: {where} lacks {count} file(s):",
+    zh="无法加载 MNIST：{where}缺少 {count} 个文件：",
+)
+MNIST_MISSING_FILE = message("mnist_missing_file", en="  {name}", zh="  {name}")
+MNIST_MISSING_UNZIPPED = message(
+    "mnist_missing_unzipped",
+    en="  {name} (found uncompressed {unzipped}; gzip it)",
+    zh="  {name}（找到了未压缩的 {unzipped}；请用 gzip 压缩它）",
+)
+MNIST_CANNOT_LOAD_FROM = message(
+    "mnist_cannot_load_from", en="Cannot load MNIST from {where}:", zh="无法从{where}加载 MNIST："
+)
+MNIST_NOT_OFFICIAL = message(
+    "mnist_not_official",
+    en="MNIST file {path} is not byte-identical to the official file (strict_checksums=True): expected SHA-256 "
+    "{expected}, got {actual}. It comes from {where}; pass strict_checksums=False to accept it anyway.",
+    zh="MNIST 文件 {path} 与官方文件的字节不一致（strict_checksums=True）：SHA-256 应为 {expected}，实际为 {actual}。"
+    "它来自{where}；传入 strict_checksums=False 即可仍然使用它。",
+)
+MNIST_CHECKSUM = message(
+    "mnist_checksum",
+    en="checksum mismatch: expected SHA-256 {expected}, got {actual}",
+    zh="校验和不符：SHA-256 应为 {expected}，实际为 {actual}",
+)
+MNIST_DOWNLOAD_FAILED = message(
+    "mnist_download_failed",
+    en="Could not download MNIST file {name} into {cache_dir}:",
+    zh="无法把 MNIST 文件 {name} 下载到 {cache_dir}：",
+)
+MNIST_MIRROR_FAILED = message("mnist_mirror_failed", en="  {url}: {error}", zh="  {url}：{error}")
+MNIST_NO_MIRRORS = text("mnist_no_mirrors", en="  (no mirrors were given)", zh="  （没有给出任何镜像）")
+MNIST_OFFLINE_ADVICE = message(
+    "mnist_offline_advice",
+    en="If this machine has no internet access, copy the four MNIST files ({names}) to a directory and set the "
+    "environment variable {env} to it (or pass data_dir=...).",
+    zh="如果这台机器不能上网，请把四个 MNIST 文件（{names}）复制到一个目录中，并把环境变量 {env} 设为该目录"
+    "（或者传入 data_dir=...）。",
+)
+MNIST_CACHE_DAMAGED = message(
+    "mnist_cache_damaged",
+    en="Cached MNIST file {path} is damaged (wrong SHA-256) and could not be deleted: {error}",
+    zh="缓存中的 MNIST 文件 {path} 已损坏（SHA-256 不符），而且无法删除：{error}",
+)
+MNIST_CACHE_MISSING = message(
+    "mnist_cache_missing",
+    en="MNIST files missing from the cache directory {cache_dir}: {names}.",
+    zh="缓存目录 {cache_dir} 中缺少 MNIST 文件：{names}。",
+)
+MNIST_CACHE_MISSING_REJECTED = message(
+    "mnist_cache_missing_rejected",
+    en="MNIST files missing from the cache directory {cache_dir} ({rejected} failed the checksum and was deleted): "
+    "{names}.",
+    zh="缓存目录 {cache_dir} 中缺少 MNIST 文件：{names}（其中 {rejected} 未通过校验，已被删除）。",
+)
+MNIST_DOWNLOAD_OFF = message(
+    "mnist_download_off",
+    en="Downloading is off (download=False). Set the environment variable {env} (or pass data_dir=...) to a "
+    "directory with the four MNIST files, or allow download=True to fill the cache.",
+    zh="下载已关闭（download=False）。请把环境变量 {env} 设为存有四个 MNIST 文件的目录（或者传入 data_dir=...），"
+    "或者允许 download=True 来填充缓存。",
+)
+MNIST_CACHE_UNWRITABLE = message(
+    "mnist_cache_unwritable",
+    en="Cannot create the MNIST cache directory {cache_dir}: {error}",
+    zh="无法创建 MNIST 缓存目录 {cache_dir}：{error}",
+)
+MNIST_CACHE_ADVICE = message(
+    "mnist_cache_advice",
+    en="Set {cache_env} to a writable directory, or {env} to a directory that already holds the four MNIST files.",
+    zh="请把 {cache_env} 设为一个可写的目录，或者把 {env} 设为已经存有四个 MNIST 文件的目录。",
+)

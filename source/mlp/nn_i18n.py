@@ -1,16 +1,18 @@
 """The language this edition shows its messages in: English (this edition), or Chinese in the Chinese edition.
 
 Every message is declared once with all its languages (``nn_messages``); a message is shown in ``LANGUAGE`` where a
-student reads it: a ``CheckFailed`` in the notebook, the public checks' "passed" line. The Chinese edition's copy of
+student reads it: a ``CheckFailed`` in the notebook, the public checks' "passed" line, what the training cell prints
+and plots (``say``), the MNIST loader's errors. The Chinese edition's copy of
 this file differs from this one in ``LANGUAGE`` only (the kit generates it).
 """
 
 from __future__ import annotations
 
 import logging
+import warnings
 from typing import Any
 
-from nn_messages import NO_CHINESE_FONT
+from nn_messages import DIGIT_GROUP, NO_CHINESE_FONT, Message, Text, render
 
 LANGUAGE = "en"
 """The language messages are shown in: "en" or "zh"."""
@@ -20,6 +22,16 @@ WIDTH = {"en": 80, "zh": 80}
 
 CJK_FONTS = ("Noto Sans CJK SC", "Source Han Sans SC", "WenQuanYi Zen Hei", "Microsoft YaHei", "PingFang SC", "SimHei")
 """Fonts with Chinese characters, the most common first: Linux, Windows, macOS."""
+
+
+def say(words: Message | Text, **fields: Any) -> str:
+    """A message (with its fields) or a ``Text`` in this edition's language: what a notebook cell prints or plots."""
+    return render(words(**fields) if isinstance(words, Message) else words, LANGUAGE)
+
+
+def number(count: int) -> str:
+    """A count as this edition's language writes it: 60,000 in English, 60000 in Chinese."""
+    return f"{count:,}".replace(",", DIGIT_GROUP[LANGUAGE])
 
 
 def use_plot_fonts(plt: Any) -> None:
@@ -36,3 +48,5 @@ def use_plot_fonts(plt: Any) -> None:
         logging.getLogger("matplotlib.font_manager").setLevel(logging.ERROR)
     else:
         print(NO_CHINESE_FONT().render(LANGUAGE))
+        # said once, in the edition's language: not again per missing glyph, in English, by matplotlib
+        warnings.filterwarnings("ignore", message=r"Glyph \d+ .* missing from font", category=UserWarning)
