@@ -1,4 +1,4 @@
-"""Judges of ``Linear``: Y = X W + b, dX = G Wᵀ, dW = Xᵀ G, db = Σ_i G_i, against the exact reference."""
+"""Judges of ``Linear``: Y = X W + b, dX = G Wᵀ, dW = Xᵀ G, db_j = Σ_i G_ij, against the exact reference."""
 
 from __future__ import annotations
 
@@ -124,5 +124,5 @@ def judge_backward_dw(inputs: dict[str, Any], records: list[dict[str, Any]]) -> 
 
 
 def judge_backward_db(inputs: dict[str, Any], records: list[dict[str, Any]]) -> None:
-    """backward(G) sets b.grad = Σ_i G_i (shape (D_out,))."""
+    """backward(G) sets b.grad_j = Σ_i G_ij (shape (D_out,))."""
     _judge_gradient("b", inputs, records)

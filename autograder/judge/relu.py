@@ -1,4 +1,4 @@
-"""Judges of ``ReLU``: H ↦ max(H, 0), backward G ⊙ 1(H > 0) with H the latest input."""
+"""Judges of ``ReLU``: H ↦ max(H, 0), backward dH = G ⊙ 1(H > 0) with H the latest input."""
 
 from __future__ import annotations
 

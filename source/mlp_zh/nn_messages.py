@@ -795,9 +795,9 @@ LINEAR_DW_FORMULA = formula(
 )
 LINEAR_DB_FORMULA = formula(
     "linear_db",
-    en="db = Σ_i G_i: sum G over the batch axis (axis=0), so that db has the shape of b, (D_out,); store it in "
+    en="db_j = Σ_i G_ij: sum G over the batch axis (axis=0), so that db has the shape of b, (D_out,); store it in "
     "self.b.grad",
-    zh="db = Σ_i G_i：在 batch 维度（axis=0）上对 G 求和，使 db 的形状与 b 相同，为 (D_out,)；把它存入 self.b.grad",
+    zh="db_j = Σ_i G_ij：在 batch 维度（axis=0）上对 G 求和，使 db 的形状与 b 相同，为 (D_out,)；把它存入 self.b.grad",
 )
 RELU_FORWARD_FORMULA = formula(
     "relu_forward",
@@ -806,8 +806,8 @@ RELU_FORWARD_FORMULA = formula(
 )
 RELU_BACKWARD_FORMULA = formula(
     "relu_backward",
-    en="dX = G ⊙ 1(H > 0): the mask comes from the input H of the latest forward and is 0 where H ≤ 0",
-    zh="dX = G ⊙ 1(H > 0)：掩码来自最近一次 forward 的输入 H，在 H ≤ 0 处为 0",
+    en="dH = G ⊙ 1(H > 0): the mask comes from the input H of the latest forward and is 0 where H ≤ 0",
+    zh="dH = G ⊙ 1(H > 0)：掩码来自最近一次 forward 的输入 H，在 H ≤ 0 处为 0",
 )
 CROSS_ENTROPY_FORMULA = formula(
     "cross_entropy",
@@ -816,8 +816,9 @@ CROSS_ENTROPY_FORMULA = formula(
 )
 CROSS_ENTROPY_GRAD_FORMULA = formula(
     "cross_entropy_grad",
-    en="dZ = (softmax(Z) − onehot(y)) / B, softmax over each row (axis=1), from the Z and y of the latest forward",
-    zh="dZ = (softmax(Z) − onehot(y)) / B，softmax 在每一行（axis=1）上计算，Z 和 y 来自最近一次 forward",
+    en="G_Z = (Ŷ − Y) / B with Ŷ = softmax(Z) over each row (axis=1) and Y = onehot(y), from the Z and y of the "
+    "latest forward",
+    zh="G_Z = (Ŷ − Y) / B，其中 Ŷ = softmax(Z) 在每一行（axis=1）上计算，Y = onehot(y)，Z 和 y 来自最近一次 forward",
 )
 SGD_FORMULA = formula(
     "sgd",
