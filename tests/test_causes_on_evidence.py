@@ -372,3 +372,43 @@ def test_the_gate_on_mnist_names_what_the_student_left_or_gave(edits: tuple[Edit
     with grading.secret(SECRETS[0]), pytest.raises(CheckFailed) as failed:
         run_here("mnist_accuracy", _names(edits)["MLP"])
     assert words in str(failed.value), failed.value
+
+
+# ------------------------------------------------------------------ an exception's cause: NumPy's words, not its class
+
+
+def _raised(code: str) -> BaseException:
+    try:
+        exec(code, {"np": np})  # noqa: S102 - fixed test snippets
+    except Exception as error:  # noqa: BLE001 - the error is what is examined
+        return error
+    raise AssertionError("the snippet did not raise")
+
+
+@pytest.mark.parametrize(
+    "code",
+    [
+        "np.ones((2, 3)) @ np.ones((2, 3))",
+        "np.dot(np.ones((2, 3)), np.ones((2, 3)))",
+        "np.ones((2, 3)) + np.ones((3, 2))",
+        "a = np.ones(3); a += np.ones((1, 3))",
+        "np.ones(6).reshape(4, 2)",
+        "np.concatenate([np.ones((2, 3)), np.ones((2, 2))])",
+    ],
+)
+def test_numpys_shape_errors_name_the_shapes_cause(code: str) -> None:
+    import nn_messages as say
+
+    import nn_diagnosis
+
+    failure = nn_diagnosis.explain_error("Linear.backward(grad)", _raised(code))
+    assert failure.cause == say.ERROR_SHAPES, failure
+
+
+@pytest.mark.parametrize("text", ["the input is wrong", "shapes are fine, I checked", "{'x': array([1., 2.])}"])
+def test_a_valueerror_the_student_raises_names_no_cause(text: str) -> None:
+    """A ValueError is NumPy's shape error only when NumPy's words say so (the leaking attack raised its own)."""
+    import nn_diagnosis
+
+    failure = nn_diagnosis.explain_error("Linear.backward(grad)", _raised(f"raise ValueError({text!r})"))
+    assert failure.cause is None, failure

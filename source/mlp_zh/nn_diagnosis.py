@@ -492,13 +492,25 @@ _OWN_FILES = {
 ErrorCause = tuple[str, str, Text]
 """(exception class or a base class, text in its message, the cause it shows)."""
 
+NUMPY_SHAPE_WORDS = (
+    "mismatch in its core dimension",  # matmul, @
+    "not aligned",  # np.dot
+    "could not be broadcast",  # +, -, *, / and np.where
+    "doesn't match the broadcast shape",  # an in-place operation's output
+    "cannot reshape array",
+    "input array dimensions",  # np.concatenate, np.stack
+    "must have the same shape",
+)
+"""Words of NumPy's ValueErrors about shapes that do not fit (NumPy 1.26 and 2)."""
+
 ERROR_CAUSES: tuple[ErrorCause, ...] = (
     ("AxisError", "", say.ERROR_AXIS),  # NumPy's: a subclass of ValueError and IndexError, whose causes do not fit it
     # a subclass of NameError: the name is defined, later or in a branch that did not run
     ("UnboundLocalError", "", say.ERROR_UNBOUND),
     ("NotImplementedError", "", say.ERROR_NOT_IMPLEMENTED),
     ("KeyError", "", say.ERROR_KEY),
-    ("ValueError", "", say.ERROR_SHAPES),
+    # NumPy's own shape errors only: a ValueError the student's code raises itself says nothing about shapes.
+    *(("ValueError", words, say.ERROR_SHAPES) for words in NUMPY_SHAPE_WORDS),
     ("TypeError", "NoneType", say.ERROR_NONE),
     ("RecursionError", "", say.ERROR_RECURSION),
     ("IndexError", "", say.ERROR_INDEX),
