@@ -35,6 +35,8 @@ RETIRED = {
     "目标": "标签 / 真实标签",
     "猜": "预测",
     "拐点": "不可导点 (an inflection point is not a kink)",
+    "期望": "应为 (expected, as the messages say it)",
+    "实际得到": "实际为",
     "Deep Learning Notes": "讲义中的「多层感知机」一章",
 }
 """Terms the glossary retires, and what the chapter says instead."""
