@@ -37,6 +37,26 @@ def test_an_mlp_forward_that_raises_is_explained_not_a_crash_of_the_check() -> N
     assert "TypeError" not in message, message
 
 
+UNWRITTEN = {
+    "forward": Edit("mlp", "return self.fc2(self.relu(self.fc1(x)))", "raise NotImplementedError()"),
+    "backward": Edit("mlp", "return self.fc1.backward(grad)", "raise NotImplementedError()"),
+}
+
+
+@pytest.mark.parametrize("method", sorted(UNWRITTEN))
+def test_an_unwritten_mlp_method_is_told_as_not_written_even_when_its_layers_are_unwritten(method: str) -> None:
+    """The untouched release: MLP's own stub is what to write, not "fix Linear.forward first" (the layers' checks run
+    first only for an MLP whose own methods run)."""
+    edits = (UNWRITTEN[method], Edit("linear", "return x @ self.W + self.b", "raise NotImplementedError()"))
+    if method == "backward":  # Linear.forward written, so that MLP.forward runs and backward is reached
+        edits = edits[:1]
+    MLP = grading.namespace(grading.catalogue_code(edits), "<public>")["MLP"]
+    with pytest.raises(CheckFailed) as failed:
+        nn_public.check_mlp(MLP)
+    assert failed.value.failure.message.id == "not_written", failed.value.failure
+    assert failed.value.failure.message.fields["method"] == f"MLP.{method}", failed.value.failure
+
+
 def test_a_failure_without_a_hint_names_no_cause() -> None:
     with pytest.raises(AssertionError) as failed:
         fail("Linear.forward", "shape (2, 3)", "shape (3, 2)")

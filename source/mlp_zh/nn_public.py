@@ -358,12 +358,29 @@ def _check_layers_first(name: str, model: Any) -> None:
             raise CheckFailed(Failure(say.LAYER_UNCHECKED(model=name, layer=layer_name), cause)) from None
 
 
+def _own_method_not_written(model: Any) -> None:
+    """Re-raise the NotImplementedError of a method of ``model``'s own class not written yet (forward, then backward
+    after a forward that ran), so that it is told as not written rather than as its layers' fault; anything else
+    raised here is left to the checks that follow."""
+    own = f"{type(model).__name__}."
+    for method, arguments in (("forward", np.zeros((4, 5))), ("backward", np.zeros((4, 3)))):
+        try:
+            getattr(model, method)(arguments)
+        except NotImplementedError as error:
+            if (diagnose.unwritten_method(error) or "").startswith(own):
+                raise
+            return
+        except Exception:  # noqa: BLE001 - the checks below run it again and say what went wrong
+            return
+
+
 @public_check("MLP")
 def check_mlp(MLP: type) -> None:
     """The public checks of its layers first, then the order of the layers, parameters() and shapes, then finite
     differences through the whole network."""
     rng = np.random.default_rng(3)
     model = MLP(5, 7, 3, rng=rng)
+    _own_method_not_written(model)
     _check_layers_first("MLP(5, 7, 3)", model)
     calls = diagnose.record_calls(model)  # the layers note when they run, so a failure can name a wrong order
     logits = diagnose.run_recorded("MLP(5, 7, 3).forward(x)", model, calls, "forward", rng.standard_normal((4, 5)))
