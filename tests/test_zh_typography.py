@@ -9,6 +9,7 @@ no ASCII comma next to Chinese, ``97%`` without a space, no thousands separators
 
 from __future__ import annotations
 
+import importlib
 import json
 import os
 import re
@@ -192,9 +193,11 @@ def test_every_output_of_the_training_cell_is_chinese(
     monkeypatch.setenv("MNIST_DIR", str(tiny_mnist.write_files(tmp_path / "mnist", files)))
     monkeypatch.delenv("NBGRADER_EXECUTION", raising=False)
     monkeypatch.delenv("MLP_TRAIN_SUBSET", raising=False)
-    monkeypatch.setitem(mnist_data.EXPECTED_COUNTS, "train", train)
-    monkeypatch.setitem(mnist_data.EXPECTED_COUNTS, "test", test)
     namespace = _solved_classes()
+    # The module the cell's `from mnist_data import` gets: other tests may have imported another copy under that name.
+    loader = importlib.import_module("mnist_data")
+    monkeypatch.setitem(loader.EXPECTED_COUNTS, "train", train)
+    monkeypatch.setitem(loader.EXPECTED_COUNTS, "test", test)
     plt.close("all")
     with matplotlib.rc_context():  # the cell may choose a Chinese font: not for the tests after this one
         exec(compile(_training_cell(), "train_mnist", "exec"), namespace)  # noqa: S102
