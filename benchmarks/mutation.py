@@ -187,15 +187,22 @@ NO_MUTANT = "no.such.x_mutant__mutmut_0"
 """Named to ``mutmut run``, it generates the mutants and learns which tests call what, then stops (on an assert)."""
 
 
-def sampled(clone: Path, mutmut: Path, max_children: int, log: Path, size: int, seed: int) -> tuple[list[str], float]:
-    """Generate every mutant, draw ``size`` of them (``seed``), run those only. Return them and the seconds."""
+def sampled(
+    clone: Path, mutmut: Path, max_children: int, log: Path, size: int, seed: int, chunk: int
+) -> tuple[list[str], float]:
+    """Generate every mutant, draw ``size`` of them (``seed``), run those only, ``chunk`` at a time in the order
+    drawn (mutmut tests the mutants it is given file by file: a run stopped early has then still tested a random part
+    of the sample, not the first modules only). Return them and the seconds."""
     seconds = run(clone, mutmut, max_children, log, [NO_MUTANT])
     names = sorted(m.name for m in results(clone, mutmut))
     if not names:
         raise SystemExit(f"mutmut generated no mutants; see {log}")
-    sample = sorted(random.Random(seed).sample(names, min(size, len(names))))
+    sample = random.Random(seed).sample(names, min(size, len(names)))
     print(f"sample: {len(sample)} of {len(names)} mutants (seed {seed})", flush=True)
-    return sample, seconds + run(clone, mutmut, max_children, log, sample)
+    for start in range(0, len(sample), chunk):
+        seconds += run(clone, mutmut, max_children, log, sample[start : start + chunk])
+        print(f"{min(start + chunk, len(sample))} of {len(sample)} tested ({seconds / 60:.0f} min)", flush=True)
+    return sorted(sample), seconds
 
 
 def named(repo: Path, work: Path, names: list[str]) -> int:
@@ -354,6 +361,7 @@ def main() -> None:
     )
     parser.add_argument("--sample", type=int, help="test only this many mutants, drawn at random from all")
     parser.add_argument("--seed", type=int, default=21, help="seed of the draw (default 21)")
+    parser.add_argument("--chunk", type=int, default=25, help="sampled mutants given to one mutmut run (default 25)")
     parser.add_argument("--only", nargs="+", help="test only these mutants (mutmut's names)")
     parser.add_argument("--keep", type=Path, help="run in this (new) folder and keep it, to browse with mutmut")
     parser.add_argument("--named", nargs="*", help="apply the hand-written weakenings (all, or those named) instead")
@@ -391,7 +399,7 @@ def main() -> None:
         elif args.sample is None:
             seconds, chosen = run(clone, mutmut, args.max_children, log), None
         else:
-            chosen, seconds = sampled(clone, mutmut, args.max_children, log, args.sample, args.seed)
+            chosen, seconds = sampled(clone, mutmut, args.max_children, log, args.sample, args.seed, args.chunk)
         mutants = [m for m in results(clone, mutmut) if chosen is None or m.name in chosen]
         diffs = {m.name: one_line_diff(clone, mutmut, m.name) for m in mutants if m.status == "survived"}
         module_files = {
