@@ -1,0 +1,53 @@
+"""The course helpers' diagnosis and the worker's lookups: what mutants of the second sample of the mutation benchmark
+(issue 27) changed with no test failing (fast tier, in this process)."""
+
+from __future__ import annotations
+
+import nn_messages as say
+import numpy as np
+import pytest
+
+from autograder.probe import gate as probe_gate
+from autograder.probe import linear as probe_linear
+from autograder.probe import mlp as probe_mlp
+from autograder.probe.run import probe_function
+from nn_core import Module
+from nn_diagnosis import check_sgd
+
+
+def test_an_sgd_that_replaces_the_parameters_is_told_so() -> None:
+    """The step rebound the parameters to new objects: the cause says the update must be in place."""
+    start = [np.zeros(2, np.float32), np.zeros(2, np.float32)]
+    case = {
+        "start": start,
+        "grads": [np.ones(2, np.float32), np.ones(2, np.float32)],
+        "skipped": 1,
+        "lr": 0.1,
+        "values": [[np.full(2, -0.1, np.float32), np.zeros(2, np.float32)]],
+        "same_objects": [False],
+    }
+    with pytest.raises(AssertionError) as failed:
+        check_sgd("SGD(params).step()", [case])
+    failure = failed.value.failure
+    assert failure.message.id == say.EXPECTED_GOT.id and failure.cause == say.SGD_REPLACED, failure
+
+
+def test_a_manifest_entry_names_its_probe_function() -> None:
+    assert probe_function({"module": "linear", "function": "linear_forward"}) is probe_linear.linear_forward
+
+
+@pytest.mark.parametrize("container", ["list", "dict"])
+def test_parameter_owners_look_at_the_first_16_modules_of_a_container_only(container: str) -> None:
+    """The walk is bounded (a student's model may hold anything): a 17th layer is not searched."""
+    layers = [Module() for _ in range(17)]
+    model = Module()
+    model.layers = layers if container == "list" else {f"l{i}": m for i, m in enumerate(layers)}
+    children = probe_gate._children(model.layers)
+    assert [m for _, m in children] == layers[:16]
+
+
+def test_a_kept_array_of_the_same_shape_but_other_values_is_not_taken_for_the_layers_output() -> None:
+    """What a student's layer kept is mirrored by the stand-ins only if it is the array (or equal to it)."""
+    y = np.arange(6.0).reshape(2, 3)
+    assert probe_mlp._same(y.copy(), y) and probe_mlp._same(y + 1e-9, y)
+    assert not probe_mlp._same(y + 1.0, y) and not probe_mlp._same(y.T, y) and not probe_mlp._same(y.astype(int), y)
