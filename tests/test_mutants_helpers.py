@@ -3,6 +3,8 @@
 
 from __future__ import annotations
 
+from types import SimpleNamespace
+
 import nn_messages as say
 import numpy as np
 import pytest
@@ -51,3 +53,11 @@ def test_a_kept_array_of_the_same_shape_but_other_values_is_not_taken_for_the_la
     y = np.arange(6.0).reshape(2, 3)
     assert probe_mlp._same(y.copy(), y) and probe_mlp._same(y + 1e-9, y)
     assert not probe_mlp._same(y + 1.0, y) and not probe_mlp._same(y.T, y) and not probe_mlp._same(y.astype(int), y)
+
+
+def test_the_stand_ins_replace_layers_an_mlp_holds_in_a_tuple_a_list_or_a_dict() -> None:
+    own, stand_in, other = Module(), Module(), Module()
+    model = SimpleNamespace(fc1=own, layers=(own, other), listed=[own], named={"fc1": own})
+    probe_mlp._swap(model, {id(own): stand_in})
+    assert model.fc1 is stand_in and model.layers == (stand_in, other)
+    assert model.listed == [stand_in] and model.named == {"fc1": stand_in}
