@@ -13,6 +13,7 @@ from autograder.probe import gate as probe_gate
 from autograder.probe import linear as probe_linear
 from autograder.probe import mlp as probe_mlp
 from autograder.probe.run import probe_function
+from nn_checks import worst_difference
 from nn_core import Module
 from nn_diagnosis import check_sgd
 
@@ -61,3 +62,10 @@ def test_the_stand_ins_replace_layers_an_mlp_holds_in_a_tuple_a_list_or_a_dict()
     probe_mlp._swap(model, {id(own): stand_in})
     assert model.fc1 is stand_in and model.layers == (stand_in, other)
     assert model.listed == [stand_in] and model.named == {"fc1": stand_in}
+
+
+def test_the_worst_difference_is_relative_to_small_values_too() -> None:
+    """2e-4 for 1e-4 is 50 % off: a scale of at least 1 would make the error absolute and pass a wrong small
+    gradient."""
+    assert worst_difference(np.array([0.0, 2e-4]), np.array([0.0, 1e-4])) == (0.5, (1,))
+    assert worst_difference(np.array([3e-9]), np.array([1e-9]), scale=0.0)[0] == pytest.approx(2 / 3)
