@@ -348,7 +348,7 @@ def direct(repo: Path, kept: Path, work: Path, size: int, seed: int, first: int,
             code = subprocess.run(command, cwd=clone, env=env, capture_output=True).returncode
         finally:
             file.write_text(text)
-        status = {0: "survived", 1: "killed"}.get(code, f"error {code}")
+        status = {0: "survived", 1: "killed", 3: "killed"}.get(code, f"error {code}")  # 3 (pytest crashed): as mutmut
         print(f"{number} {status} {name} ({len(tests)} tests, {time.monotonic() - start:.0f} s)", flush=True)
 
 
