@@ -13,7 +13,7 @@ from autograder.probe import gate as probe_gate
 from autograder.probe import linear as probe_linear
 from autograder.probe import mlp as probe_mlp
 from autograder.probe.run import probe_function
-from nn_checks import worst_difference
+from nn_checks import check_within, worst_difference
 from nn_core import Module
 from nn_diagnosis import check_sgd
 
@@ -69,3 +69,10 @@ def test_the_worst_difference_is_relative_to_small_values_too() -> None:
     gradient."""
     assert worst_difference(np.array([0.0, 2e-4]), np.array([0.0, 1e-4])) == (0.5, (1,))
     assert worst_difference(np.array([3e-9]), np.array([1e-9]), scale=0.0)[0] == pytest.approx(2 / 3)
+
+
+def test_the_loss_bands_error_is_relative_to_the_larger_of_the_value_and_the_answer() -> None:
+    """1 outside a band at 1, for an answer of 2, is 50 % off (as in worst_difference), not 100 %."""
+    check_within("loss", np.array(2.0), np.array(1.0), np.array(1.0), np.array(1.0), tolerance=0.6)
+    with pytest.raises(AssertionError):
+        check_within("loss", np.array(2.0), np.array(1.0), np.array(1.0), np.array(1.0), tolerance=0.4)
