@@ -6,13 +6,17 @@ Usage (from an environment with the kit's test extras and mutmut 3, e.g. ``.venv
         [--sample 400 [--seed 21]] [--only NAME ...] [--keep DIR]
     .venv/bin/python benchmarks/mutation.py --named [NAME ...]
     .venv/bin/python benchmarks/mutation.py --recheck KEPT_DIR --tests tests/test_new.py ...
+    .venv/bin/python benchmarks/mutation.py --direct KEPT_DIR --sample 250 --seed 27 [--draws 0 100]
 
 ``--named`` needs no mutmut: it applies each hand-written weakening of ``benchmarks/named_mutants.py`` (or those
 named) alone to a clone of HEAD, runs only the test files the weakening names (fast tier) and reports each as caught
 (the tests failed) or NOT CAUGHT, in a few minutes. ``--only`` runs mutmut on the named mutants only (e.g. an earlier
 sample's survivors, after new tests: a killed mutant stays killed when tests are only added). ``--recheck`` does the
 same without mutmut's stats run: it applies each survivor of a ``--keep`` folder's run, as a text edit, to a clone of
-HEAD and runs only the named test files (the new ones), counting exit code 1 as killed.
+HEAD and runs only the named test files (the new ones), counting exit code 1 as killed. ``--direct`` tests a kept
+``--sample`` run's drawn mutants (or the draws FIRST to LAST) without mutmut: each applied as a text edit to a clone of
+HEAD, with the tests mutmut's stats run found calling its function (mutmut's own clean run before its first mutant
+takes about 10 minutes on the shared machine).
 
 The default ``--paths`` are all the grading code: the judges, their inputs, the probes, the registry, the public
 checks and their diagnosis helpers (``nn_checks``, ``nn_public``, ``nn_diagnosis``): some 3,500+ mutants, about
@@ -187,15 +191,22 @@ NO_MUTANT = "no.such.x_mutant__mutmut_0"
 """Named to ``mutmut run``, it generates the mutants and learns which tests call what, then stops (on an assert)."""
 
 
-def sampled(clone: Path, mutmut: Path, max_children: int, log: Path, size: int, seed: int) -> tuple[list[str], float]:
-    """Generate every mutant, draw ``size`` of them (``seed``), run those only. Return them and the seconds."""
+def sampled(
+    clone: Path, mutmut: Path, max_children: int, log: Path, size: int, seed: int, chunk: int
+) -> tuple[list[str], float]:
+    """Generate every mutant, draw ``size`` of them (``seed``), run those only, ``chunk`` at a time in the order
+    drawn (mutmut tests the mutants it is given file by file: a run stopped early has then still tested a random part
+    of the sample, not the first modules only). Return them and the seconds."""
     seconds = run(clone, mutmut, max_children, log, [NO_MUTANT])
     names = sorted(m.name for m in results(clone, mutmut))
     if not names:
         raise SystemExit(f"mutmut generated no mutants; see {log}")
-    sample = sorted(random.Random(seed).sample(names, min(size, len(names))))
+    sample = random.Random(seed).sample(names, min(size, len(names)))
     print(f"sample: {len(sample)} of {len(names)} mutants (seed {seed})", flush=True)
-    return sample, seconds + run(clone, mutmut, max_children, log, sample)
+    for start in range(0, len(sample), chunk):
+        seconds += run(clone, mutmut, max_children, log, sample[start : start + chunk])
+        print(f"{min(start + chunk, len(sample))} of {len(sample)} tested ({seconds / 60:.0f} min)", flush=True)
+    return sorted(sample), seconds
 
 
 def named(repo: Path, work: Path, names: list[str]) -> int:
@@ -301,6 +312,46 @@ def recheck(repo: Path, kept: Path, work: Path, tests: list[str]) -> None:
     print(f"\n{len(survivors)} survivors of {kept}: " + ", ".join(f"{n} {s}" for s, n in counts.most_common()))
 
 
+def direct(repo: Path, kept: Path, work: Path, size: int, seed: int, first: int, last: int) -> None:
+    """Test draws ``first`` to ``last`` of the sample (``size``, ``seed``) of the mutmut run kept in ``kept`` without
+    mutmut: each mutant applied alone, as a text edit, to a clone of ``repo``'s HEAD, then the tests mutmut's stats run
+    found calling its function, fastest first, stopping at the first failure (what mutmut runs for it). mutmut's
+    clean run before testing any mutant runs those tests once more on its trampolines (about 10 minutes on the shared
+    machine, for each ``mutmut run``); this starts in seconds, so any range of the draw (a random part of the sample)
+    can be tested by itself."""
+    mutmut = mutmut_command(Path(sys.executable))
+    stats = json.loads((kept / "kit" / "mutants" / "mutmut-stats.json").read_text())
+    tests_by, seconds_by = stats["tests_by_mangled_function_name"], stats["duration_by_test"]
+    names = sorted(m.name for m in results(kept / "kit", mutmut))
+    draw = random.Random(seed).sample(names, min(size, len(names)))
+    clone = work / "kit"
+    subprocess.run(["git", "clone", "-q", "--no-hardlinks", str(repo), str(clone)], check=True)
+    env = dict(os.environ, PYTHONPATH=str(clone))
+    for number in range(first, min(last, len(draw))):
+        name = draw[number]
+        tests = sorted(tests_by.get(name.partition("__mutmut_")[0], []), key=lambda t: seconds_by.get(t, 0.0))
+        if not tests:
+            print(f"{number} no tests {name}", flush=True)
+            continue
+        path, old, new = mutant_edit(kept / "kit", mutmut, name)
+        file = clone / path
+        text = file.read_text()
+        if text.count(old) != 1 and "ǁ" in name:  # mutmut shows a method dedented
+            old, new = (textwrap.indent(t, "    ") for t in (old, new))
+        if text.count(old) != 1:
+            print(f"{number} not applied {name}", flush=True)
+            continue
+        file.write_text(text.replace(old, new))
+        start = time.monotonic()
+        try:
+            command = [sys.executable, "-m", "pytest", "-q", "-x", *FAST_TIER, *tests]
+            code = subprocess.run(command, cwd=clone, env=env, capture_output=True).returncode
+        finally:
+            file.write_text(text)
+        status = {0: "survived", 1: "killed", 3: "killed"}.get(code, f"error {code}")  # 3 (pytest crashed): as mutmut
+        print(f"{number} {status} {name} ({len(tests)} tests, {time.monotonic() - start:.0f} s)", flush=True)
+
+
 def results(clone: Path, mutmut: Path) -> list[Mutant]:
     text = subprocess.run(
         [str(mutmut), "results", "--all", "true"], cwd=clone, check=True, capture_output=True, text=True
@@ -354,14 +405,27 @@ def main() -> None:
     )
     parser.add_argument("--sample", type=int, help="test only this many mutants, drawn at random from all")
     parser.add_argument("--seed", type=int, default=21, help="seed of the draw (default 21)")
+    parser.add_argument("--chunk", type=int, default=25, help="sampled mutants given to one mutmut run (default 25)")
     parser.add_argument("--only", nargs="+", help="test only these mutants (mutmut's names)")
     parser.add_argument("--keep", type=Path, help="run in this (new) folder and keep it, to browse with mutmut")
     parser.add_argument("--named", nargs="*", help="apply the hand-written weakenings (all, or those named) instead")
     parser.add_argument("--recheck", type=Path, help="a --keep folder: apply its survivors to HEAD, run --tests")
     parser.add_argument("--tests", nargs="+", default=[], help="the test files --recheck runs")
+    parser.add_argument(
+        "--direct", type=Path, help="a --keep folder of a --sample run: test --draws of its sample without mutmut"
+    )
+    parser.add_argument("--draws", type=int, nargs=2, default=[0, 10**9], help="--direct: the draws FIRST LAST")
     args = parser.parse_args()
 
     work = Path(tempfile.mkdtemp(prefix="mlp-mutation-")) if args.keep is None else args.keep.resolve()
+    if args.direct is not None:
+        work.mkdir(parents=True, exist_ok=True)
+        try:
+            direct(args.repo.resolve(), args.direct.resolve(), work, args.sample or 0, args.seed, *args.draws)
+        finally:
+            if args.keep is None:
+                shutil.rmtree(work, ignore_errors=True)
+        return
     if args.recheck is not None:
         work.mkdir(parents=True, exist_ok=True)
         try:
@@ -391,7 +455,7 @@ def main() -> None:
         elif args.sample is None:
             seconds, chosen = run(clone, mutmut, args.max_children, log), None
         else:
-            chosen, seconds = sampled(clone, mutmut, args.max_children, log, args.sample, args.seed)
+            chosen, seconds = sampled(clone, mutmut, args.max_children, log, args.sample, args.seed, args.chunk)
         mutants = [m for m in results(clone, mutmut) if chosen is None or m.name in chosen]
         diffs = {m.name: one_line_diff(clone, mutmut, m.name) for m in mutants if m.status == "survived"}
         module_files = {
