@@ -418,29 +418,22 @@ def main() -> None:
     args = parser.parse_args()
 
     work = Path(tempfile.mkdtemp(prefix="mlp-mutation-")) if args.keep is None else args.keep.resolve()
-    if args.direct is not None:
+    modes = (
+        (args.direct, lambda: direct(repo, args.direct.resolve(), work, args.sample or 0, args.seed, *args.draws)),
+        (args.recheck, lambda: recheck(repo, args.recheck.resolve(), work, args.tests)),
+        (args.named, lambda: sys.exit(1 if named(repo, work, args.named) else 0)),
+    )
+    repo = args.repo.resolve()
+    for chosen, run in modes:  # the modes without a mutmut run: each in the work folder, removed unless --keep
+        if chosen is None:
+            continue
         work.mkdir(parents=True, exist_ok=True)
         try:
-            direct(args.repo.resolve(), args.direct.resolve(), work, args.sample or 0, args.seed, *args.draws)
+            run()
         finally:
             if args.keep is None:
                 shutil.rmtree(work, ignore_errors=True)
         return
-    if args.recheck is not None:
-        work.mkdir(parents=True, exist_ok=True)
-        try:
-            recheck(args.repo.resolve(), args.recheck.resolve(), work, args.tests)
-        finally:
-            if args.keep is None:
-                shutil.rmtree(work, ignore_errors=True)
-        return
-    if args.named is not None:
-        work.mkdir(parents=True, exist_ok=True)
-        try:
-            sys.exit(1 if named(args.repo.resolve(), work, args.named) else 0)
-        finally:
-            if args.keep is None:
-                shutil.rmtree(work, ignore_errors=True)
     mutmut = mutmut_command(Path(sys.executable))
     clone = work / "kit"
     work.mkdir(parents=True, exist_ok=True)
