@@ -19,6 +19,7 @@ from pathlib import Path
 from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent / "corpus"))
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "source" / "mlp"))
 from nn_messages import LANGUAGES, CheckFailed, Failure  # noqa: E402
 
 import grading  # noqa: E402
@@ -43,7 +44,10 @@ RAISING: dict[str, tuple[Edit, ...]] = {
     ),
     "mlp_backward": (Edit("mlp", "return self.fc1.backward(grad)", BOOM + "return self.fc1.backward(grad)"),),
     "sgd_step": (Edit("sgd", "p -= self.lr * p.grad", BOOM + "p -= self.lr * p.grad"),),
-    "bias_2d": (
+}
+# Given code changed: the hidden and the public checks name the given __init__.
+GIVEN_CHANGED: dict[str, tuple[Edit, ...]] = {
+    "linear_b_2d": (
         Edit("linear", "self.b = Parameter(np.zeros(out_features))", "self.b = Parameter(np.zeros((1, out_features)))"),
     ),
 }
@@ -55,6 +59,7 @@ def submissions() -> dict[str, str]:
     found |= {f"variant:{v.name}": grading.catalogue_code(v.edits) for v in VARIANTS}
     found |= {f"corpus:{name}": code for name, code in grading.corpus().items()}
     found |= {f"raising:{name}": grading.catalogue_code(edits) for name, edits in RAISING.items()}
+    found |= {f"given:{name}": grading.catalogue_code(edits) for name, edits in GIVEN_CHANGED.items()}
     found["reference"] = grading.catalogue_code(())
     return found
 
