@@ -45,6 +45,23 @@ RAISING: dict[str, tuple[Edit, ...]] = {
     "mlp_backward": (Edit("mlp", "return self.fc1.backward(grad)", BOOM + "return self.fc1.backward(grad)"),),
     "sgd_step": (Edit("sgd", "p -= self.lr * p.grad", BOOM + "p -= self.lr * p.grad"),),
 }
+# Paths only a property check reaches: an input changed in place, a float32 input refused.
+PROPERTIES: dict[str, tuple[Edit, ...]] = {
+    "linear_forward_changes_x": (
+        Edit("linear", "return x @ self.W + self.b", "y = x @ self.W + self.b\n        x *= 0.5\n        return y"),
+    ),
+    "linear_forward_refuses_float32": (
+        Edit(
+            "linear",
+            "return x @ self.W + self.b",
+            'if x.dtype == np.float32:\n            raise TypeError("float64 only")\n'
+            "        return x @ self.W + self.b",
+        ),
+    ),
+    "mlp_backward_changes_grad": (
+        Edit("mlp", "grad = self.fc2.backward(grad)", "grad *= 1.5\n        grad = self.fc2.backward(grad)"),
+    ),
+}
 # Given code changed: the hidden and the public checks name the given __init__.
 GIVEN_CHANGED: dict[str, tuple[Edit, ...]] = {
     "linear_b_2d": (
@@ -60,6 +77,7 @@ def submissions() -> dict[str, str]:
     found |= {f"corpus:{name}": code for name, code in grading.corpus().items()}
     found |= {f"raising:{name}": grading.catalogue_code(edits) for name, edits in RAISING.items()}
     found |= {f"given:{name}": grading.catalogue_code(edits) for name, edits in GIVEN_CHANGED.items()}
+    found |= {f"property:{name}": grading.catalogue_code(edits) for name, edits in PROPERTIES.items()}
     found["reference"] = grading.catalogue_code(())
     return found
 
