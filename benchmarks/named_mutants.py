@@ -24,6 +24,7 @@ class NamedMutant:
 WEAKENED = "tests/test_weakened_checks.py"
 PINNED = "tests/test_pinned_checks.py"
 CORPUS = "tests/test_corpus.py"
+OUTPUTS = "tests/test_pinned_outputs.py"
 
 _CLOSE_SHAPE = "    check_shape(what, actual, np.shape(expected), cause)\n    error, index = worst_difference("
 _SGD_GRAD = "if after is None or np.shape(after) != grads[i].shape or not np.array_equal(after, grads[i]):"
@@ -246,5 +247,110 @@ MUTANTS: tuple[NamedMutant, ...] = (
         "            pass\n",
         "the hidden Linear.backward checks no longer require grad unchanged",
         (PINNED, CORPUS),
+    ),
+    # 8. what a student reads: the first sample's rewording survivors (a subject None, a garbled call), as edits
+    NamedMutant(
+        "linear__check_layer_subject_none",
+        "autograder/judge/linear.py",
+        'got(record, "layer", layer)',
+        'got(record, "layer", None)',
+        "a message loses or garbles a field: linear._check_layer subject None",
+        (OUTPUTS,),
+    ),
+    NamedMutant(
+        "linear__judge_gradient_backward_subject_none",
+        "autograder/judge/linear.py",
+        'got(record, "dx", PART_OF(what=name, part="backward(grad)"), quantity.formula)',
+        'got(record, "dx", None, quantity.formula)',
+        "a message loses or garbles a field: linear._judge_gradient backward subject None",
+        (OUTPUTS,),
+    ),
+    NamedMutant(
+        "linear__judge_gradient_part_none",
+        "autograder/judge/linear.py",
+        'got(record, "dx", PART_OF(what=name, part="backward(grad)"), quantity.formula)',
+        'got(record, "dx", PART_OF(what=name, part=None), quantity.formula)',
+        "a message loses or garbles a field: linear._judge_gradient part None",
+        (OUTPUTS,),
+    ),
+    NamedMutant(
+        "linear_judge_forward_x_unchanged_subject_none",
+        "autograder/judge/linear.py",
+        'check_unchanged(what, record["x_after"], case["x"])\n        got(record, "fresh_layer"',
+        'check_unchanged(None, record["x_after"], case["x"])\n        got(record, "fresh_layer"',
+        "a message loses or garbles a field: linear.judge_forward x-unchanged subject None",
+        (OUTPUTS,),
+    ),
+    NamedMutant(
+        "linear_judge_forward_y32_formula_as_subject",
+        "autograder/judge/linear.py",
+        'y32 = got(record, "y32", float32, LINEAR_FORWARD.formula)',
+        'y32 = got(record, "y32", LINEAR_FORWARD.formula)',
+        "a message loses or garbles a field: linear.judge_forward y32 formula as subject",
+        (OUTPUTS,),
+    ),
+    NamedMutant(
+        "loss_judge_forward_xxforwardxx",
+        "autograder/judge/loss.py",
+        'what = _name("forward(logits, targets)", z)',
+        'what = _name("XXforward(logits, targets)XX", z)',
+        "a message loses or garbles a field: loss.judge_forward XXforwardXX",
+        (OUTPUTS,),
+    ),
+    NamedMutant(
+        "loss_judge_backward_xxbackwardxx",
+        "autograder/judge/loss.py",
+        'what = _name("backward()", z)',
+        'what = _name("XXbackward()XX", z)',
+        "a message loses or garbles a field: loss.judge_backward XXbackward()XX",
+        (OUTPUTS,),
+    ),
+    NamedMutant(
+        "mlp_judge_backward_xxbackwardgradxx",
+        "autograder/judge/mlp.py",
+        'PART_OF(what=what, part="backward(grad)")',
+        'PART_OF(what=what, part="XXbackward(grad)XX")',
+        "a message loses or garbles a field: mlp.judge_backward XXbackward(grad)XX",
+        (OUTPUTS,),
+    ),
+    NamedMutant(
+        "mlp_judge_backward_grad_unchanged_subject_none",
+        "autograder/judge/mlp.py",
+        'check_unchanged(backward, record["g_after"], g)',
+        'check_unchanged(None, record["g_after"], g)',
+        "a message loses or garbles a field: mlp.judge_backward grad-unchanged subject None",
+        (OUTPUTS,),
+    ),
+    NamedMutant(
+        "mlp_judge_backward_dx_subject_none",
+        "autograder/judge/mlp.py",
+        "PART_OF(what=what, part=RETURNED_DX),",
+        "PART_OF(what=None, part=RETURNED_DX),",
+        "a message loses or garbles a field: mlp.judge_backward dX subject None",
+        (OUTPUTS,),
+    ),
+    NamedMutant(
+        "relu_judge_forward_shape_none",
+        "autograder/judge/relu.py",
+        'what = FOR_X_SHAPE(call="ReLU().forward(x)", shape=h.shape)',
+        'what = FOR_X_SHAPE(call="ReLU().forward(x)", shape=None)',
+        "a message loses or garbles a field: relu.judge_forward shape None",
+        (OUTPUTS,),
+    ),
+    NamedMutant(
+        "relu_judge_backward_xxreluxx",
+        "autograder/judge/relu.py",
+        'what = FOR_X_SHAPE(call="ReLU().backward(grad)", shape=h.shape)',
+        'what = FOR_X_SHAPE(call="XXReLU().backward(grad)XX", shape=h.shape)',
+        "a message loses or garbles a field: relu.judge_backward XXReLU()XX",
+        (OUTPUTS,),
+    ),
+    NamedMutant(
+        "sgd_judge_step_xx_around_the_call",
+        "autograder/judge/sgd.py",
+        'SGD_STEP(call=f"{name}.step()"',
+        'SGD_STEP(call=f"XX{name}.step()XX"',
+        "a message loses or garbles a field: sgd.judge_step XX around the call",
+        (OUTPUTS,),
     ),
 )
