@@ -51,6 +51,7 @@ RELEASED = (
     "nn_diagnosis",
     "nn_public",
     "nn_public_data",
+    "nn_languages",
     "nn_messages",
     "nn_i18n",
     "mnist_data",

@@ -18,22 +18,13 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-LANGUAGES = ("en", "zh")
-"""The languages every message is written in."""
+from nn_languages import LANGUAGES
+from nn_languages import language as language_of
 
 Field = Any
 """A field of a ``Text``: a ``Text`` (rendered in the same language), a list of fields (rendered one by one and joined
 as the language lists things), or a raw value (code, numbers, shapes, a type name) shown as ``str(value)`` in every
 language."""
-
-LIST_WORDS = {"en": {"list": ", ", "and": ", "}, "zh": {"list": "、", "and": " 和 "}}
-"""How a language joins the items of a list: a plain list, and before the last item of ``ALL_OF`` (English keeps the
-comma lists its checks always showed; a space beside a Chinese word is dropped as in templates)."""
-
-SPACE_BESIDE_WIDE = {"en": " ", "zh": ""}
-"""What a space in a template between a field and a wide (Chinese, full-width) character becomes, when the other side
-is wide too: a template sets its fields off by spaces ("应为 {expected}"), which Chinese typography keeps beside
-Latin letters, code and numbers ("应为 0.5") and drops between two Chinese characters ("应为形状 (3, 2)")."""
 
 
 @dataclass(frozen=True)
@@ -123,7 +114,7 @@ def render(text: Text | list | str | None, language: str = "en") -> str:
         return _listed([render(item, language) for item in text.fields["items"]], language, _CONJUNCTIONS[text.id])
     template = CATALOGUE[text.id].template(language if language in LANGUAGES else "en")
     values = {name: render(value, language) for name, value in text.fields.items()}
-    space = SPACE_BESIDE_WIDE.get(language, " ")
+    space = language_of(language).space_beside_wide
     if space == " ":
         return template.format_map(values)
     words = ""
@@ -136,9 +127,10 @@ def render(text: Text | list | str | None, language: str = "en") -> str:
 
 
 def _listed(items: list[str], language: str, kind: str) -> str:
-    """``items`` joined as ``language`` lists things (``LIST_WORDS``): the last with the word of ``kind``."""
-    words = LIST_WORDS.get(language, LIST_WORDS["en"])
-    space = SPACE_BESIDE_WIDE.get(language, " ")
+    """``items`` joined as ``language`` lists things (``nn_languages``): the last with the word of ``kind``."""
+    listing = language_of(language)
+    words = {"list": listing.list_separator, "and": listing.and_word}
+    space = listing.space_beside_wide
     joined = items[0] if items else ""
     for number, item in enumerate(items[1:], 2):
         joined = _joined(_joined(joined, words[kind if number == len(items) else "list"], space), item, space)
@@ -225,7 +217,7 @@ NO_CHINESE_FONT = message(
 )
 
 ALL_OF = message("list.and", en="{items}", zh="{items}")
-"""A list whose items all count ("W2 和 b2"): ``ALL_OF(items=[...])``, joined by ``LIST_WORDS``."""
+"""A list whose items all count ("W2 和 b2"): ``ALL_OF(items=[...])``, joined as ``nn_languages`` says."""
 _CONJUNCTIONS = {ALL_OF.id: "and"}
 
 # --- the sentence of a failure: what was checked, and what went wrong
@@ -838,9 +830,6 @@ MLP_BACKWARD_FORMULA = formula(
 )
 
 # --- what the notebook shows besides the checks: the training cell, its plots and the MNIST loader
-
-DIGIT_GROUP = {"en": ",", "zh": ""}
-"""How a language groups the digits of a large count (60,000 in English, 60000 in Chinese)."""
 
 TRAINING_SKIPPED = message(
     "training_skipped",
