@@ -78,7 +78,7 @@ class Result:
 
 # ---------------------------------------------------------------- on the worker
 
-MESSAGE_MODULES = ("nn_languages", "nn_messages")
+MESSAGE_MODULES = ("nn_languages", "nn_wordings", "nn_messages")
 """The helper modules the MNIST loader's messages need: ``nn_messages`` and what it imports."""
 _worker_lock = threading.Lock()
 _worker_mnist: dict[str, str] = {}  # hint -> the validated folder on this worker

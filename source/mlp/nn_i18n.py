@@ -1,9 +1,10 @@
 """The language this edition shows its messages in: English (this edition), or Chinese in the Chinese edition.
 
-Every message is declared once with all its languages (``nn_messages``); a message is shown in ``LANGUAGE`` where a
-student reads it: a ``CheckFailed`` in the notebook, the public checks' "passed" line, what the training cell prints
-and plots (``say``), the MNIST loader's errors. The Chinese edition's copy of
-this file differs from this one in ``LANGUAGE`` only (the kit generates it).
+Every message is declared once by id (``nn_messages``) and worded in each language of ``nn_languages``
+(``nn_wordings``; English where a language has no wording); it is shown in ``LANGUAGE`` where a student reads it: a
+``CheckFailed`` in the notebook, the public checks' "passed" line, what the training cell prints and plots (``say``),
+the MNIST loader's errors. Another edition's copy of this file differs from this one in ``LANGUAGE`` only (the kit
+generates it).
 """
 
 from __future__ import annotations
