@@ -75,6 +75,11 @@ def declared() -> list[Declared]:
     return found
 
 
+def shown(path: Path) -> Path:
+    """``path`` as a message names it: from the repository's root if it is in the repository."""
+    return path.relative_to(REPO) if path.is_relative_to(REPO) else path
+
+
 def wordings_file(language: str) -> Path:
     return I18N / f"messages.{language}.toml"
 
@@ -87,10 +92,10 @@ def read_wordings(language: str) -> dict[str, str]:
     try:
         table = tomllib.loads(path.read_text())
     except tomllib.TOMLDecodeError as error:
-        raise WordingsError(f"{path.relative_to(REPO)} is not valid TOML: {error}") from None
+        raise WordingsError(f"{shown(path)} is not valid TOML: {error}") from None
     wrong = sorted(key for key, value in table.items() if not isinstance(value, str))
     if wrong:
-        raise WordingsError(f'{path.relative_to(REPO)}: not a `"id" = "wording"` line (quote dotted ids): {wrong}')
+        raise WordingsError(f'{shown(path)}: not a `"id" = "wording"` line (quote dotted ids): {wrong}')
     return table
 
 
@@ -101,7 +106,7 @@ def _fields(template: str) -> set[str]:
 def problems(language: str) -> list[str]:
     """The wordings of ``language`` that word no declared message, or use other fields than its English."""
     messages = {d.id: d for d in declared()}
-    name = wordings_file(language).relative_to(REPO)
+    name = shown(wordings_file(language))
     found = []
     for id, wording in read_wordings(language).items():
         if id not in messages:
