@@ -1,5 +1,5 @@
 """The wordings of the grader's messages in each language but English, by message id:
-generated from ``i18n/messages.<language>.toml`` by ``python -m autograder edition``: do not edit.
+generated from ``i18n/messages.<language>.toml`` by the kit's ``edition`` command: do not edit.
 
 Trusted side: ``autograder.messages`` adds them to the helpers' (``nn_messages.add_wordings``).
 """

@@ -142,15 +142,18 @@ def test_each_edition_has_the_master_s_code_grade_ids_and_points(language: str) 
             )
             hidden = re.findall(r"### BEGIN HIDDEN TESTS.*?### END HIDDEN TESTS", "".join(en["source"]), re.S)
             assert hidden == re.findall(r"### BEGIN HIDDEN TESTS.*?### END HIDDEN TESTS", "".join(zh["source"]), re.S)
-        else:
-            assert "".join(en["source"]) != "".join(zh["source"]), f"markdown cell {en['id']} is not translated"
+        elif language == "zh":  # the kit's edition translates every cell (a new language's may leave some in English)
+            assert "".join(en["source"]) != "".join(zh["source"]) and re.search(
+                r"[\u4e00-\u9fff]", "".join(zh["source"])
+            ), f"markdown cell {en['id']} is not translated"
     folder = REPO / "source" / f"mlp_{language}"
     for name in ("nn_checks.py", "nn_diagnosis.py", "nn_languages.py", "nn_messages.py", "nn_public.py"):
         assert (REPO / "source" / "mlp" / name).read_bytes() == (folder / name).read_bytes(), name
     for name in ("nn_wordings.py", "mnist_data.py"):
         assert (REPO / "source" / "mlp" / name).read_bytes() == (folder / name).read_bytes(), name
     core, core_zh = ((REPO / "source" / f / "nn_core.py").read_text() for f in ("mlp", f"mlp_{language}"))
-    assert code_aside(core) == code_aside(core_zh) and core != core_zh, "nn_core.py: only its texts are translated"
+    assert code_aside(core) == code_aside(core_zh), "nn_core.py: only its texts are translated"
+    assert core != core_zh or language != "zh", "nn_core.py: its texts are translated"
     i18n = (folder / "nn_i18n.py").read_text()
     master = (REPO / "source" / "mlp" / "nn_i18n.py").read_text()
     assert i18n == master.replace('LANGUAGE = "en"', f'LANGUAGE = "{language}"')

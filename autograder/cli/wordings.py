@@ -133,7 +133,8 @@ def _module(docstring: str, wordings: dict[str, dict[str, str]]) -> str:
     return "\n".join([*lines, "}", ""])
 
 
-GENERATED = "generated from ``i18n/messages.<language>.toml`` by ``python -m autograder edition``: do not edit"
+GENERATED = "generated from ``i18n/messages.<language>.toml`` by the kit's ``edition`` command: do not edit"
+"""How a generated module says where it comes from (never naming the grader's package: students get one of them)."""
 
 
 def modules() -> dict[Path, str]:

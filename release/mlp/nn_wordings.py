@@ -1,5 +1,5 @@
 """The wordings of the helpers' messages in each language but English, by message id:
-generated from ``i18n/messages.<language>.toml`` by ``python -m autograder edition``: do not edit.
+generated from ``i18n/messages.<language>.toml`` by the kit's ``edition`` command: do not edit.
 
 English is in the declarations (``nn_messages``); a message without a wording here is shown in English.
 """

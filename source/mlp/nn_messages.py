@@ -7,7 +7,7 @@ likely cause and the formula. ``CheckFailed`` carries one; a notebook shows it i
 
 Adding a message: declare it here with ``message(id, en=...)`` and give its wording in each other language in
 ``i18n/messages.<language>.toml``; the grader's own messages are declared the same way in the grader. A language's
-wordings reach these helpers in ``nn_wordings`` (generated from those files) and the grader's in ``autograder.wordings``
+wordings reach these helpers in ``nn_wordings`` (generated from those files), and the grader adds its own
 (``add_wordings``); a message without a wording in a language is shown in English, never empty. Adding a language: the
 maintainer guide's "Adding a language".
 """
