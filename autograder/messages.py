@@ -59,10 +59,6 @@ LINEAR_KEEP_DTYPE = text(
     "linear.keep_dtype",
     en="a cast (astype, np.float32, ...) changed the precision; keep the dtype of x and of the parameters",
 )
-LINEAR_GIVEN = text(
-    "linear.given_init",
-    en="Linear.__init__ is given code: keep W of shape (in_features, out_features) and b of shape (out_features,)",
-)
 
 # --------------------------------------------------------------------------------------------- ReLU
 

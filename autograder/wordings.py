@@ -25,7 +25,6 @@ WORDINGS: dict[str, dict[str, str]] = {
         "linear.float64": "{what}（x、W、b 为 float64）",
         "linear.float32_layer": "{what}（新建的 float32 层）",
         "linear.keep_dtype": "类型转换（astype、np.float32 等）改变了精度；请保持 x 和参数的 dtype",
-        "linear.given_init": "Linear.__init__ 是给定的代码：保持 W 的形状为 (in_features, out_features)，b 的形状为 (out_features,)",
         "relu.keep_dtype": "类型转换改变了精度；请保持输入的 dtype",
         "loss.call": "CrossEntropyLoss().{call}（logits 的形状为 {shape}，最大的 |logit| 为 {largest}）",
         "loss.target_axis": "用标签索引了错误的轴：y 中每行一个类别下标（真实标签），所以应当用 [np.arange(B), y] 取元素",

@@ -73,6 +73,7 @@ WORDINGS: dict[str, dict[str, str]] = {
         "leave_grad_none": "None（step 应让 .grad 保持为 None）",
         "an_array": "一个数组",
         "it_changed": "被修改过的 .grad",
+        "linear.given_init": "Linear.__init__ 是给定的代码：保持 W 的形状为 (in_features, out_features)，b 的形状为 (out_features,)",
         "cause.returned_none": "方法返回了 None：缺少 `return`，或 `return` 后面没有值",
         "cause.grad_not_set": "{attribute} 从未被设置：{method} 必须把梯度存入其中（`self.{attribute} = ...`）",
         "cause.mlp.grad_unset": "MLP.backward 之后 {attribute} 为 None，但 {layer}.backward 已经运行并设置了它：MLP.backward 不能清除各层存入的梯度",
