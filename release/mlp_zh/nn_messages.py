@@ -20,6 +20,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from nn_languages import LANGUAGES  # noqa: F401 - the languages a message is shown in, as callers import them here
 from nn_languages import language as language_of
 from nn_wordings import WORDINGS as HELPER_WORDINGS
 
