@@ -14,7 +14,16 @@ import importlib.util
 import sys
 from pathlib import Path
 
-GRADER_USES = ("nn_messages", "nn_i18n", "nn_core", "nn_checks", "nn_diagnosis", "mnist_data")
+GRADER_USES = (
+    "nn_languages",
+    "nn_wordings",
+    "nn_messages",
+    "nn_i18n",
+    "nn_core",
+    "nn_checks",
+    "nn_diagnosis",
+    "mnist_data",
+)
 """The helper modules the trusted side imports, each after the ones it imports."""
 
 

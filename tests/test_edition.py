@@ -50,18 +50,27 @@ def untranslated(text: str) -> list[str]:
     return re.findall(r"\b[A-Za-z]{2,}(?: [A-Za-z]{2,}){2,}\b", prose)
 
 
+EDITIONS = sorted(path.name.split(".")[1] for path in (REPO / "i18n").glob("mlp.*.md"))
+"""Every edition the kit has: a language with its notebook's translation, ``i18n/mlp.<language>.md``."""
+
+
 def _cells(assignment: str) -> list[dict]:
     return json.loads((REPO / "source" / assignment / f"{assignment}.ipynb").read_text())["cells"]
 
 
-def test_the_chinese_edition_is_current() -> None:
+def test_the_editions_are_the_table_s_languages() -> None:
+    assert "zh" in EDITIONS and set(EDITIONS) <= set(edition.wordings.languages().LANGUAGES) - {"en"}
+
+
+@pytest.mark.parametrize("language", EDITIONS)
+def test_each_edition_is_current(language: str) -> None:
     """Regenerating gives the committed files; a cell without a current translation is named."""
-    assert edition.problems("zh") == [], "\n".join(edition.problems("zh"))
-    files = edition.edition("zh")
-    target = REPO / "source" / "mlp_zh"
+    assert edition.problems(language) == [], "\n".join(edition.problems(language))
+    files = edition.edition(language)
+    target = REPO / "source" / f"mlp_{language}"
     assert sorted(p.name for p in target.iterdir() if p.is_file()) == sorted(files)
     for name, data in files.items():
-        assert (target / name).read_bytes() == data, f"{target / name} is stale: run `python -m autograder edition zh`"
+        assert (target / name).read_bytes() == data, f"{target / name} is stale: run `python -m autograder edition`"
 
 
 CJK = "\u3000-\u303f\u3400-\u4dbf\u4e00-\u9fff\uff00-\uffef"
@@ -121,8 +130,9 @@ def test_code_aside_sets_only_comments_docstrings_and_labels_aside() -> None:
         assert code_aside(changed) != code_aside(code), changed
 
 
-def test_both_editions_have_the_same_code_grade_ids_and_points() -> None:
-    english, chinese = _cells("mlp"), _cells("mlp_zh")
+@pytest.mark.parametrize("language", EDITIONS)
+def test_each_edition_has_the_master_s_code_grade_ids_and_points(language: str) -> None:
+    english, chinese = _cells("mlp"), _cells(f"mlp_{language}")
     assert [c["cell_type"] for c in english] == [c["cell_type"] for c in chinese]
     for en, zh in zip(english, chinese, strict=True):
         assert en["id"] == zh["id"] and en["metadata"] == zh["metadata"], en["id"]
@@ -132,16 +142,21 @@ def test_both_editions_have_the_same_code_grade_ids_and_points() -> None:
             )
             hidden = re.findall(r"### BEGIN HIDDEN TESTS.*?### END HIDDEN TESTS", "".join(en["source"]), re.S)
             assert hidden == re.findall(r"### BEGIN HIDDEN TESTS.*?### END HIDDEN TESTS", "".join(zh["source"]), re.S)
-        else:
+        elif language == "zh":  # the kit's edition translates every cell (a new language's may leave some in English)
             assert "".join(en["source"]) != "".join(zh["source"]) and re.search(
                 r"[\u4e00-\u9fff]", "".join(zh["source"])
-            )
-    for name in ("nn_checks.py", "nn_diagnosis.py", "nn_messages.py", "nn_public.py", "mnist_data.py"):
-        assert (REPO / "source" / "mlp" / name).read_bytes() == (REPO / "source" / "mlp_zh" / name).read_bytes(), name
-    core, core_zh = ((REPO / "source" / folder / "nn_core.py").read_text() for folder in ("mlp", "mlp_zh"))
-    assert code_aside(core) == code_aside(core_zh) and core != core_zh, "nn_core.py: only its texts are translated"
-    i18n = (REPO / "source" / "mlp_zh" / "nn_i18n.py").read_text()
-    assert i18n == (REPO / "source" / "mlp" / "nn_i18n.py").read_text().replace('LANGUAGE = "en"', 'LANGUAGE = "zh"')
+            ), f"markdown cell {en['id']} is not translated"
+    folder = REPO / "source" / f"mlp_{language}"
+    for name in ("nn_checks.py", "nn_diagnosis.py", "nn_languages.py", "nn_messages.py", "nn_public.py"):
+        assert (REPO / "source" / "mlp" / name).read_bytes() == (folder / name).read_bytes(), name
+    for name in ("nn_wordings.py", "mnist_data.py"):
+        assert (REPO / "source" / "mlp" / name).read_bytes() == (folder / name).read_bytes(), name
+    core, core_zh = ((REPO / "source" / f / "nn_core.py").read_text() for f in ("mlp", f"mlp_{language}"))
+    assert code_aside(core) == code_aside(core_zh), "nn_core.py: only its texts are translated"
+    assert core != core_zh or language != "zh", "nn_core.py: its texts are translated"
+    i18n = (folder / "nn_i18n.py").read_text()
+    master = (REPO / "source" / "mlp" / "nn_i18n.py").read_text()
+    assert i18n == master.replace('LANGUAGE = "en"', f'LANGUAGE = "{language}"')
 
 
 def test_comments_and_docstrings_of_the_chinese_edition_are_chinese() -> None:
@@ -181,20 +196,22 @@ def _master(tmp_path: Path) -> Path:
     return master
 
 
-def test_a_changed_english_comment_is_named(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+@pytest.mark.parametrize("language", EDITIONS)
+def test_a_changed_english_comment_is_named(monkeypatch: pytest.MonkeyPatch, tmp_path: Path, language: str) -> None:
     master = _master(tmp_path)
     notebook = json.loads((REPO / "source" / "mlp" / "mlp.ipynb").read_text())
     cell = next(c for c in notebook["cells"] if c["id"] == "22527ba2")
     cell["source"] = "".join(cell["source"]).replace("a few misclassified", "some misclassified")
     (master / "mlp.ipynb").write_text(json.dumps(notebook))
     monkeypatch.setattr(edition, "MASTER", master)
-    found = "\n".join(edition.problems("zh"))
+    found = "\n".join(edition.problems(language))
     assert "id 22527ba2" in found and "no translation of: 'some misclassified" in found
     assert "'a few misclassified test digits, then correct ones' is no longer in the cell" in found
     assert "changed since they were translated" in found
 
 
-def test_a_changed_english_cell_is_named(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+@pytest.mark.parametrize("language", EDITIONS)
+def test_a_changed_english_cell_is_named(monkeypatch: pytest.MonkeyPatch, tmp_path: Path, language: str) -> None:
     master = _master(tmp_path)
     notebook = json.loads((REPO / "source" / "mlp" / "mlp.ipynb").read_text())
     cell = next(c for c in notebook["cells"] if c["cell_type"] == "markdown" and c["id"] == "0068fd57")
@@ -202,25 +219,28 @@ def test_a_changed_english_cell_is_named(monkeypatch: pytest.MonkeyPatch, tmp_pa
     notebook["cells"].append({"cell_type": "markdown", "id": "new-cell", "metadata": {}, "source": "## New"})
     (master / "mlp.ipynb").write_text(json.dumps(notebook))
     monkeypatch.setattr(edition, "MASTER", master)
-    found = "\n".join(edition.problems("zh"))
+    found = "\n".join(edition.problems(language))
     assert "id 0068fd57" in found and "changed since it was translated" in found
     assert "id new-cell" in found and "has no translation" in found
     with pytest.raises(edition.EditionError):
-        edition.edition("zh")
+        edition.edition(language)
 
 
-def test_a_changed_docstring_of_nn_core_is_named(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+@pytest.mark.parametrize("language", EDITIONS)
+def test_a_changed_docstring_of_nn_core_is_named(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path, language: str
+) -> None:
     master = _master(tmp_path)
     (master / "mlp.ipynb").write_bytes((REPO / "source" / "mlp" / "mlp.ipynb").read_bytes())
     core = master / "nn_core.py"
     core.write_text(core.read_text().replace("Updates a fixed list", "Updates a list"))
     monkeypatch.setattr(edition, "MASTER", master)
-    found = "\n".join(edition.problems("zh"))
+    found = "\n".join(edition.problems(language))
     assert "module nn_core.py has no translation of: 'Updates a list of Parameters" in found
     assert "'Updates a fixed list of Parameters from their ``.grad``.' is no longer in the cell" in found
     assert "module nn_core.py: its comments, docstrings or labels changed" in found
     with pytest.raises(edition.EditionError):
-        edition.edition("zh")
+        edition.edition(language)
 
 
 def test_the_edition_translates_the_docstrings_of_nn_core_only() -> None:
@@ -241,9 +261,11 @@ def test_every_message_has_a_chinese_wording(message_id: str) -> None:
     """Every message of the catalogue (helpers, judges, probe, workers), with placeholder fields, reads as Chinese."""
     message = CATALOGUE[message_id]
     chinese = render(Text(message_id, _dummy(message.en)), "zh")
-    assert re.search(rf"[{CJK}]", chinese) or message.en == message.zh, message_id
+    assert re.search(rf"[{CJK}]", chinese) or message.en == message.template("zh"), message_id
     assert not untranslated(re.sub("|".join(CJK_FONTS), "", chinese)), (message_id, chinese)
-    assert not soft_breaks(message.zh.replace("\n  ", "\n\n")), message_id  # a message's next line is indented
+    assert not soft_breaks(message.template("zh").replace("\n  ", "\n\n")), (
+        message_id
+    )  # a message's next line is indented
 
 
 @cache
@@ -282,3 +304,44 @@ def test_a_failure_is_data_that_renders_the_same_after_a_round_trip() -> None:
     for failure in _failures()[:40]:
         again = Failure.from_data(json.loads(json.dumps(failure.to_data())))
         assert again.render("en") == failure.render("en") and again.render("zh") == failure.render("zh")
+
+
+def test_a_language_not_in_the_table_or_without_its_translation_is_named(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    with pytest.raises(edition.EditionError, match=r"'xx' is not a language of the kit: .*nn_languages.py.* en, zh"):
+        edition.problems("xx")
+    assert edition.main(["xx"]) == 1
+    monkeypatch.setattr(edition, "translations_file", lambda language: REPO / "i18n" / f"mlp.{language}.new.md")
+    with pytest.raises(edition.EditionError, match=r"i18n/mlp.zh.new.md does not exist: .*edition zh --start"):
+        edition.problems("zh")
+
+
+def test_a_started_translation_lists_every_section_until_stamped(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    """``--start`` writes every section with the English in place and nothing stamped; once stamped, it generates."""
+    started = tmp_path / "mlp.zh.md"
+    monkeypatch.setattr(edition, "translations_file", lambda language: started)
+    edition.start("zh")
+    cells = json.loads((REPO / "source" / "mlp" / "mlp.ipynb").read_text())["cells"]
+    found = edition.problems("zh")
+    assert sum("never stamped" in line for line in found) == len(cells) - sum(
+        not edition.code_texts("".join(c["source"])) for c in cells if c["cell_type"] == "code"
+    ) + len(edition.MODULES)
+    with pytest.raises(edition.EditionError, match="exists already"):
+        edition.start("zh")
+    edition.stamp("zh")
+    assert edition.problems("zh") == []
+    files = edition.edition("zh")
+    assert json.loads(files["mlp_zh.ipynb"])["cells"][0]["source"] == "".join(cells[0]["source"])  # English in place
+
+
+def test_the_messages_without_a_wording_are_listed(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    assert edition.missing_wordings("zh") == ""
+    (tmp_path / "messages.zh.toml").write_text('"passed" = "{part}：公开检查全部通过。"\n')
+    monkeypatch.setattr(edition.wordings, "I18N", tmp_path)
+    monkeypatch.setattr(edition.wordings, "REPO", tmp_path)
+    listed = edition.missing_wordings("zh")
+    assert listed.startswith(f"{len(CATALOGUE) - 1} message(s) have no wording in messages.zh.toml")
+    assert '\n"expected_got" = "{what}: expected {expected}, got {got}."' in listed and '\n"passed" = ' not in listed

@@ -51,6 +51,8 @@ RELEASED = (
     "nn_diagnosis",
     "nn_public",
     "nn_public_data",
+    "nn_languages",
+    "nn_wordings",
     "nn_messages",
     "nn_i18n",
     "mnist_data",

@@ -1,10 +1,10 @@
 """Messages are data declared once by id (``nn_messages``), and the grader builds every failure from them (fast tier).
 
 Every message of the catalogue (the helpers', the judges' in ``autograder/messages.py`` and the probe's in
-``autograder/probe/messages.py``) has a wording in every language with the same fields, and renders; an id is declared
-once. No judge or probe builds a failure from words of its own (an f-string, a concatenation, a literal sentence):
-the class report counts causes by id, and a notebook shows them in its edition's language. A failure a worker
-records travels as data and is rebuilt, checked, on the trusted side.
+``autograder/probe/messages.py``) renders in every language with the same fields (its own wording there or the English
+one: ``tests/test_wordings.py``); an id is declared once. No judge or probe builds a failure from words of its own
+(an f-string, a concatenation, a literal sentence): the class report counts causes by id, and a notebook shows them in
+its edition's language. A failure a worker records travels as data and is rebuilt, checked, on the trusted side.
 """
 
 from __future__ import annotations
@@ -21,7 +21,8 @@ import pytest
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO / "source" / "mlp"))  # the assignment's helper modules, as the judges see them
 
-from nn_messages import CATALOGUE, LANGUAGES, CheckFailed, Failure, Text, message, render  # noqa: E402
+from nn_languages import LANGUAGES  # noqa: E402
+from nn_messages import CATALOGUE, CheckFailed, Failure, Text, message, render  # noqa: E402
 
 import autograder.messages  # noqa: E402
 import autograder.probe.messages  # noqa: E402
@@ -74,12 +75,13 @@ def test_the_grader_declares_its_messages() -> None:
 
 
 @pytest.mark.parametrize("message_id", sorted(CATALOGUE))
-def test_every_message_has_every_language_with_the_same_fields_and_renders(message_id: str) -> None:
+def test_every_message_renders_in_every_language_with_the_same_fields(message_id: str) -> None:
+    """In a language without a wording of its own the English one (``tests/test_wordings.py``), never nothing."""
     declared = CATALOGUE[message_id]
     fields = _fields(declared.template("en"))
     for language in LANGUAGES:
         template = declared.template(language)
-        assert template.strip(), f"{message_id} has no {language} wording"
+        assert template.strip(), f"{message_id} renders empty in {language}"
         assert _fields(template) == fields, (message_id, language, template)
         rendered = render(Text(message_id, {name: f"<{name}>" for name in fields}), language)
         assert all(f"<{name}>" in rendered for name in fields), (message_id, language, rendered)
@@ -91,7 +93,7 @@ def test_every_grader_message_is_written_in_chinese(message_id: str) -> None:
     declared = CATALOGUE[message_id]
     words = "".join(part for part, _, _, _ in string.Formatter().parse(declared.en))
     if any(word.isalpha() and word.islower() and len(word) > 2 for word in words.split()):
-        assert any("\u4e00" <= c <= "\u9fff" for c in declared.zh), (message_id, declared.zh)
+        assert any("\u4e00" <= c <= "\u9fff" for c in declared.template("zh")), (message_id, declared.template("zh"))
 
 
 def test_every_id_is_declared_once() -> None:
@@ -99,9 +101,9 @@ def test_every_id_is_declared_once() -> None:
         ids = _declared_ids(path)
         assert len(ids) == len(set(ids)), f"{path.name} declares {sorted({i for i in ids if ids.count(i) > 1})} twice"
     some = next(iter(CATALOGUE.values()))
-    assert message(some.id, en=some.en, zh=some.zh) == some  # the same declaration again (a module reloaded) is one
+    assert message(some.id, en=some.en) == some  # the same declaration again (a module reloaded) is one
     with pytest.raises(ValueError, match="declared twice"):
-        message(some.id, en=some.en + " (another)", zh=some.zh)
+        message(some.id, en=some.en + " (another)")
     assert CATALOGUE[some.id] == some
 
 

@@ -137,7 +137,7 @@ def _shown_messages() -> list[nn_messages.Message]:
 def test_the_messages_the_notebook_shows_use_chinese_typography_and_the_chapters_terms() -> None:
     shown = _shown_messages()
     assert len(shown) > 30 and {"training_on", "wrong_digit", "mnist_lacks"} <= {m.id for m in shown}
-    found = {m.id: problems for m in shown if (problems := typography(m.zh, markdown=False))}
+    found = {m.id: problems for m in shown if (problems := typography(m.template("zh"), markdown=False))}
     assert not found, found
 
 

@@ -1,21 +1,26 @@
 """Another language's edition of the assignment, generated from the English master (``source/mlp``).
 
-``python -m autograder edition zh`` writes ``source/mlp_zh/``: the master notebook (as ``mlp_zh.ipynb``) with each
-markdown cell replaced by its translation in ``i18n/mlp.zh.md``, and in each code cell its comments and docstrings
+``python -m autograder edition LANG`` (a language of ``source/mlp/nn_languages.py``, e.g. ``zh``) first rewrites the
+messages' wordings the code reads (``autograder/cli/wordings.py``: from ``i18n/messages.*.toml``) and lists the messages
+with no wording in LANG (shown in English there), then writes ``source/mlp_LANG/``: the master notebook (as
+``mlp_LANG.ipynb``) with each markdown cell replaced by its translation in ``i18n/mlp.LANG.md``, and in each code cell
+its comments and docstrings
 (and any plot label the file translates) replaced by theirs, the code itself, cell ids, grade ids and points unchanged;
 and the master's helper modules, of which only ``nn_i18n.LANGUAGE`` differs (so the checks' messages come out in that
 language) and, in the modules students are sent to read (``MODULES``), the comments and docstrings, from the file's
 ``module`` sections.
-Build its release and solution as for ``mlp``: ``nbgrader generate_assignment mlp_zh --force``, then
-``nbgrader generate_solution mlp_zh --force``; grade it with ``python -m autograder grade mlp_zh``.
+Build its release and solution as for ``mlp``: ``nbgrader generate_assignment mlp_LANG --force``, then
+``nbgrader generate_solution mlp_LANG --force``; grade it with ``python -m autograder grade mlp_LANG``.
 
 A markdown cell with no translation, or whose English text changed since it was translated, stops the generator,
 which names it; so does a comment or docstring of a code cell without a translation, a code translation whose English
 text is no longer in its cell, and a code cell whose comments, docstrings or labels changed since they were translated.
 Comments inside hidden test regions and nbgrader's ``###`` markers are not translated. ``--check`` only compares
-(exit 1 if ``source/mlp_zh`` is out of date); ``--stamp`` records the current English text of every translated cell
-(and the comments, docstrings and labels of every translated code cell) as translated (after updating the
-translations).
+(exit 1 if ``source/mlp_LANG`` or the wordings modules are out of date); ``--stamp`` records the current English text
+of every translated cell (and the comments, docstrings and labels of every translated code cell) as translated (after
+updating the translations). ``--start`` writes a new language's ``i18n/mlp.LANG.md`` with every section to translate,
+the English in place and nothing stamped. A message with no wording in LANG does not stop the generator: it is listed,
+and shown in English.
 """
 
 from __future__ import annotations
@@ -32,13 +37,13 @@ import tokenize
 from dataclasses import dataclass
 from pathlib import Path
 
+from autograder.cli import wordings
+
 REPO = Path(__file__).resolve().parents[2]
 MASTER = REPO / "source" / "mlp"
 NOTEBOOK = "mlp.ipynb"
 LANGUAGE_LINE = 'LANGUAGE = "en"'
 SECTION = re.compile(r"^<!-- (?P<kind>cell|code|module) (?P<id>[\w-]+)(?: sha (?P<sha>[0-9a-f]+))? -->\n", re.M)
-ENTRY = re.compile(r"^en: (?P<en>.*)\nzh: (?P<zh>.*)$", re.M)
-"""One translation of a code section: a line ``en: <English text>``, then ``zh: <its translation>``."""
 LABEL_CALLS = {"title", "set_title", "suptitle", "xlabel", "set_xlabel", "ylabel", "set_ylabel", "legend", "text"}
 """Calls whose string arguments are plot labels (translated when the file has them; not required)."""
 LABEL_KEYWORDS = {"title", "xlabel", "ylabel", "label"}
@@ -51,6 +56,30 @@ sections, keyed by the module's name), their code is the master's."""
 
 class EditionError(Exception):
     """The translation does not cover the master: what is missing or stale, cell by cell."""
+
+
+def entry(language: str) -> re.Pattern[str]:
+    """One translation of a code section: a line ``en: <English text>``, then ``<language>: <its translation>``."""
+    return re.compile(rf"^en: (?P<en>.*)\n{re.escape(language)}: (?P<translation>.*)$", re.M)
+
+
+def check_language(language: str) -> None:
+    """Raise ``EditionError`` unless ``language`` is one of the table's (English aside) with its translation file."""
+    table = wordings.languages().LANGUAGES
+    if language == "en":
+        raise EditionError("en is the master's own language: its edition is source/mlp itself")
+    if language not in table:
+        raise EditionError(
+            f"{language!r} is not a language of the kit: source/mlp/nn_languages.py's LANGUAGES holds "
+            f'{", ".join(table)}; add a `Language` for it there first (docs/maintainer-guide.md, "Adding a language")'
+        )
+    path = translations_file(language)
+    if not path.exists():
+        raise EditionError(
+            f"{wordings.shown(path)} does not exist: start it with `python -m autograder edition {language} --start` "
+            f"(every cell and text to translate, the English in place), translate it, then run "
+            f"`python -m autograder edition {language} --stamp`"
+        )
 
 
 def english_sha(text: str) -> str:
@@ -81,13 +110,13 @@ def read_code_translations(language: str, kind: str = "code") -> dict[str, tuple
     English text -> translation)."""
     table = {}
     for cell_id, (sha, body) in _sections(language, kind).items():
-        entries = {m["en"]: m["zh"] for m in ENTRY.finditer(body)}
+        entries = {m["en"]: m["translation"] for m in entry(language).finditer(body)}
         if kind == "module":  # a module's docstrings span lines: an entry writes each line break as \n
-            entries = {en.replace("\\n", "\n"): zh.replace("\\n", "\n") for en, zh in entries.items()}
-        stray = [line for line in ENTRY.sub("", body).splitlines() if line.strip()]
+            entries = {en.replace("\\n", "\n"): tr.replace("\\n", "\n") for en, tr in entries.items()}
+        stray = [line for line in entry(language).sub("", body).splitlines() if line.strip()]
         if stray:
             raise EditionError(
-                f"{kind} {cell_id} in {translations_file(language).name}: not `en:`/`zh:` lines: {stray}"
+                f"{kind} {cell_id} in {translations_file(language).name}: not `en:`/`{language}:` lines: {stray}"
             )
         table[cell_id] = (sha, entries)
     return table
@@ -189,6 +218,7 @@ def _source(cell: dict) -> str:
 
 def problems(language: str) -> list[str]:
     """Every markdown cell of the master that lacks a current translation, and translations of no cell."""
+    check_language(language)
     cells = json.loads((MASTER / NOTEBOOK).read_text())["cells"]
     table = read_translations(language)
     found = []
@@ -264,11 +294,11 @@ def _text_problems(
             f"stamped): update their translations, then run `python -m autograder edition {language} --stamp`"
         )
     for text in texts:
-        zh = entries.get(text.english)
+        translation = entries.get(text.english)
         if (
-            zh is not None
+            translation is not None
             and text.kind != "comment"
-            and any(c in zh for c in ('"', "'", "\\", "{", "}") if c not in text.english)
+            and any(c in translation for c in ('"', "'", "\\", "{", "}") if c not in text.english)
         ):
             found.append(f"{where}: the translation of {text.english!r} adds a quote, backslash or brace")
     return found
@@ -327,37 +357,101 @@ def stamp(language: str) -> None:
     )
 
 
+START = """<!-- The {name} edition (`python -m autograder edition {code}` writes source/mlp_{code}/ from source/mlp/).
+Written by `python -m autograder edition {code} --start`, with the English in place of every translation: the format is
+i18n/mlp.zh.md's (its header says it). Translate each `cell` section and each `{code}:` line, then run
+`python -m autograder edition {code} --stamp` (the generator lists every section not stamped yet).
+-->
+"""
+
+
+def start(language: str) -> Path:
+    """Write ``i18n/mlp.<language>.md`` for a new language: a section per markdown cell, code cell and module students
+    read, the English in place of each translation, nothing stamped (so ``problems`` lists every section)."""
+    path = translations_file(language)
+    if path.exists():
+        raise EditionError(f"{wordings.shown(path)} exists already: `--start` writes a new language's file only")
+    name = wordings.languages().LANGUAGES[language].name
+    parts = [START.format(name=name, code=language)]
+    for cell in json.loads((MASTER / NOTEBOOK).read_text())["cells"]:
+        if cell["cell_type"] == "markdown":
+            parts.append(f"<!-- cell {cell['id']} -->\n{_source(cell)}\n")
+        elif texts := [t.english for t in code_texts(_source(cell)) if t.required]:
+            parts.append(f"<!-- code {cell['id']} -->\n" + "".join(f"en: {t}\n{language}: {t}\n" for t in texts))
+    for module in MODULES:
+        texts = [
+            t.english.replace("\n", "\\n") for t in code_texts((MASTER / f"{module}.py").read_text()) if t.required
+        ]
+        parts.append(f"<!-- module {module} -->\n" + "".join(f"en: {t}\n{language}: {t}\n" for t in texts))
+    path.write_text("\n".join(parts))
+    return path
+
+
+def missing_wordings(language: str) -> str:
+    """What ``edition`` says of the messages with no wording in ``language``: their ids and English, as lines to
+    translate into ``i18n/messages.<language>.toml`` (empty if every message has one)."""
+    missing = wordings.missing(language)
+    if not missing:
+        return ""
+    name = wordings.shown(wordings.wordings_file(language))
+    lines = [f"{json.dumps(m.id)} = {json.dumps(m.en, ensure_ascii=False)}" for m in missing]
+    return (
+        f"{len(missing)} message(s) have no wording in {name} and are shown in English in this edition; to translate "
+        f"them, add these lines there (their English) and translate each:\n" + "\n".join(lines)
+    )
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("language", help="the edition's language, e.g. zh (translations in i18n/mlp.<language>.md)")
-    parser.add_argument("--check", action="store_true", help="compare only; exit 1 if source/mlp_<language> is stale")
+    parser.add_argument(
+        "--check",
+        action="store_true",
+        help="compare only; exit 1 if source/mlp_<language> or the generated wordings modules are stale",
+    )
+    parser.add_argument(
+        "--start", action="store_true", help="write a new language's i18n/mlp.<language>.md to translate, then stop"
+    )
     parser.add_argument(
         "--stamp",
         action="store_true",
         help="mark every translated cell's English text (and code cell's comments) as translated",
     )
     args = parser.parse_args(argv)
-    if args.stamp:
-        stamp(args.language)
     try:
+        if args.start:
+            if args.language not in wordings.languages().LANGUAGES or args.language == "en":
+                check_language(args.language)
+            print(
+                f"{start(args.language)} written: translate it, then `python -m autograder edition {args.language} "
+                f"--stamp`"
+            )
+            return 0
+        check_language(args.language)
+        stale_wordings = wordings.stale() if args.check else wordings.write()
+        if args.stamp:
+            stamp(args.language)
         files = edition(args.language)
-    except EditionError as error:
+    except (EditionError, wordings.WordingsError) as error:
         print(f"The {args.language} edition cannot be generated:\n{error}", file=sys.stderr)
         return 1
+    untranslated = missing_wordings(args.language)
+    if untranslated:
+        print(untranslated, file=sys.stderr)
     target = MASTER.parent / f"mlp_{args.language}"
     stale = sorted(n for n, data in files.items() if not (target / n).exists() or (target / n).read_bytes() != data)
     extra = sorted(p.name for p in target.glob("*") if p.is_file() and p.name not in files) if target.exists() else []
     if args.check:
-        for name in stale + extra:
-            print(
-                f"{target / name} is out of date: run `python -m autograder edition {args.language}`", file=sys.stderr
-            )
-        return 1 if stale or extra else 0
+        for path in [*stale_wordings, *(target / name for name in stale + extra)]:
+            print(f"{path} is out of date: run `python -m autograder edition {args.language}`", file=sys.stderr)
+        return 1 if stale_wordings or stale or extra else 0
     target.mkdir(exist_ok=True)
     for name in stale:
         (target / name).write_bytes(files[name])
     for name in extra:
         (target / name).unlink()
+    for path in stale_wordings:
+        print(f"{wordings.shown(path)} rewritten from i18n/messages.*.toml")
     print(
         f"{target}: {len(stale)} file(s) written, {len(extra)} removed. Then: nbgrader generate_assignment "
         f"mlp_{args.language} --force && nbgrader generate_solution mlp_{args.language} --force"

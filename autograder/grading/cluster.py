@@ -78,6 +78,8 @@ class Result:
 
 # ---------------------------------------------------------------- on the worker
 
+MESSAGE_MODULES = ("nn_languages", "nn_wordings", "nn_messages")
+"""The helper modules the MNIST loader's messages need: ``nn_messages`` and what it imports."""
 _worker_lock = threading.Lock()
 _worker_mnist: dict[str, str] = {}  # hint -> the validated folder on this worker
 
@@ -91,9 +93,10 @@ def _worker_mnist_dir(task: Task) -> str:
         with tempfile.TemporaryDirectory(prefix="kit-mnist-loader-") as folder:
             loader = Path(folder) / "mnist_data.py"
             loader.write_bytes(task.course_files[helpers[0]])
-            messages = helpers[0].removesuffix("mnist_data.py") + "nn_messages.py"  # the loader's messages
-            if messages in task.course_files:
-                (Path(folder) / "nn_messages.py").write_bytes(task.course_files[messages])
+            for name in MESSAGE_MODULES:  # the loader's messages
+                messages = helpers[0].removesuffix("mnist_data.py") + f"{name}.py"
+                if messages in task.course_files:
+                    (Path(folder) / f"{name}.py").write_bytes(task.course_files[messages])
             loaded = set(sys.modules)  # a loader's messages already loaded here stay
             sys.path.insert(0, folder)
             try:
@@ -110,8 +113,9 @@ def _worker_mnist_dir(task: Task) -> str:
             finally:
                 sys.path.remove(folder)
                 sys.modules.pop("mnist_data", None)
-                if "nn_messages" not in loaded:
-                    sys.modules.pop("nn_messages", None)
+                for name in MESSAGE_MODULES:
+                    if name not in loaded:
+                        sys.modules.pop(name, None)
         _worker_mnist[task.mnist_hint] = str(Path(data.source).resolve())
         return _worker_mnist[task.mnist_hint]
 

@@ -1,9 +1,10 @@
 """The language this edition shows its messages in: English (this edition), or Chinese in the Chinese edition.
 
-Every message is declared once with all its languages (``nn_messages``); a message is shown in ``LANGUAGE`` where a
-student reads it: a ``CheckFailed`` in the notebook, the public checks' "passed" line, what the training cell prints
-and plots (``say``), the MNIST loader's errors. The Chinese edition's copy of
-this file differs from this one in ``LANGUAGE`` only (the kit generates it).
+Every message is declared once by id (``nn_messages``) and worded in each language of ``nn_languages``
+(``nn_wordings``; English where a language has no wording); it is shown in ``LANGUAGE`` where a student reads it: a
+``CheckFailed`` in the notebook, the public checks' "passed" line, what the training cell prints and plots (``say``),
+the MNIST loader's errors. Another edition's copy of this file differs from this one in ``LANGUAGE`` only (the kit
+generates it).
 """
 
 from __future__ import annotations
@@ -12,16 +13,16 @@ import logging
 import warnings
 from typing import Any
 
-from nn_messages import DIGIT_GROUP, NO_CHINESE_FONT, Message, Text, render
+from nn_languages import CJK_FONTS, Language, language  # noqa: F401 - CJK_FONTS: what the plots look for in Chinese
+from nn_messages import NO_CHINESE_FONT, Message, Text, render
 
 LANGUAGE = "en"
-"""The language messages are shown in: "en" or "zh"."""
+"""The language messages are shown in: a code of ``nn_languages.LANGUAGES`` ("en", "zh")."""
 
-WIDTH = {"en": 80, "zh": 80}
-"""Columns a message is wrapped to in a notebook, per language (a Chinese character takes two columns)."""
 
-CJK_FONTS = ("Noto Sans CJK SC", "Source Han Sans SC", "WenQuanYi Zen Hei", "Microsoft YaHei", "PingFang SC", "SimHei")
-"""Fonts with Chinese characters, the most common first: Linux, Windows, macOS."""
+def shown_in() -> Language:
+    """This edition's language (``LANGUAGE``): how its messages are worded, listed, wrapped and plotted."""
+    return language(LANGUAGE)
 
 
 def say(words: Message | Text, **fields: Any) -> str:
@@ -31,17 +32,18 @@ def say(words: Message | Text, **fields: Any) -> str:
 
 def number(count: int) -> str:
     """A count as this edition's language writes it: 60,000 in English, 60000 in Chinese."""
-    return f"{count:,}".replace(",", DIGIT_GROUP[LANGUAGE])
+    return f"{count:,}".replace(",", shown_in().digit_group)
 
 
 def use_plot_fonts(plt: Any) -> None:
     """Let matplotlib (``plt``, its pyplot: these helpers import nothing beyond NumPy) draw this edition's plot
     labels: in the Chinese edition, Latin text in matplotlib's own font and Chinese in the first Chinese font
     installed (or a note on how to get one). The English edition changes nothing."""
-    if LANGUAGE == "en":
+    fonts = shown_in().plot_fonts
+    if not fonts:
         return
     installed = {font.name for font in plt.matplotlib.font_manager.fontManager.ttflist}
-    found = [name for name in CJK_FONTS if name in installed]
+    found = [name for name in fonts if name in installed]
     if found:
         plt.rcParams["font.family"] = ["DejaVu Sans", *found]
         # some Chinese fonts have no "normal" weight (WenQuanYi's is 500): matplotlib uses theirs and says so, at length

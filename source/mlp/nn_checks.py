@@ -18,13 +18,13 @@ import nn_messages as say
 import numpy as np
 from nn_messages import CheckFailed, Failure, Text  # noqa: F401 - checks and the notebook catch CheckFailed from here
 
-from nn_i18n import LANGUAGE, WIDTH
+from nn_i18n import shown_in
 
 FD_TOLERANCE = 1e-6
 """Largest accepted gradient-check error (see ``gradient_error``)."""
 
 
-MESSAGE_WIDTH = WIDTH[LANGUAGE]
+MESSAGE_WIDTH = shown_in().width
 """Columns a failure message is wrapped to in a notebook (nbgrader's validator cuts lines after 86 characters)."""
 
 _NUMBER = re.compile(r"[-+−]?\d[\d,]*(?:\.\d+)?(?:[eE][-+]?\d+)?(?:/\d+(?:\.\d+)?)?(?: ?%)?")

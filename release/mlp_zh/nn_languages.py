@@ -1,0 +1,63 @@
+"""The languages the kit's messages can be shown in: one declaration per language, everything the helpers keep about it.
+
+English is the source language (every message's English wording is in its declaration); another language's wordings
+are in ``i18n/messages.<code>.toml`` (``nn_wordings``, generated from it), its notebook's translation in
+``i18n/mlp.<code>.md``. Adding a language: one ``Language`` below, then those two files (the maintainer guide's
+"Adding a language").
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+CJK_FONTS = ("Noto Sans CJK SC", "Source Han Sans SC", "WenQuanYi Zen Hei", "Microsoft YaHei", "PingFang SC", "SimHei")
+"""Fonts with Chinese characters, the most common first: Linux, Windows, macOS."""
+
+
+@dataclass(frozen=True)
+class Language:
+    """How one language shows the kit's messages."""
+
+    code: str
+    """Its code: the edition's ``nn_i18n.LANGUAGE``, the ``i18n/*.<code>.*`` files' suffix, ``mlp_<code>``."""
+    name: str
+    """Its name in English, as the kit's own messages to maintainers name it."""
+    list_separator: str
+    """What joins the items of a plain list."""
+    and_word: str
+    """What comes before the last item of a list whose items all count (``nn_messages.ALL_OF``)."""
+    space_beside_wide: str = " "
+    """What a space in a template between a field and a wide (Chinese, full-width) character becomes, when the other
+    side is wide too: a template sets its fields off by spaces ("应为 {expected}"), which Chinese typography keeps
+    beside Latin letters, code and numbers ("应为 0.5") and drops between two Chinese characters ("应为形状 (3, 2)")."""
+    digit_group: str = ","
+    """What groups the digits of a large count (60,000 in English, 60000 in Chinese)."""
+    width: int = 80
+    """Columns a message is wrapped to in a notebook (a Chinese character takes two columns)."""
+    plot_fonts: tuple[str, ...] = ()
+    """Fonts to draw plot labels in, the most common first (none: matplotlib's own, which has Latin letters)."""
+
+
+ENGLISH = Language("en", "English", list_separator=", ", and_word=", ")
+"""English keeps the comma lists its checks always showed."""
+LANGUAGES = {
+    language.code: language
+    for language in (
+        ENGLISH,
+        Language(
+            "zh",
+            "Chinese",
+            list_separator="、",
+            and_word=" 和 ",
+            space_beside_wide="",
+            digit_group="",
+            plot_fonts=CJK_FONTS,
+        ),
+    )
+}
+"""Every language the kit knows, by code; English first."""
+
+
+def language(code: str) -> Language:
+    """The language of ``code``; English for a code the table does not hold (a message is never shown empty)."""
+    return LANGUAGES.get(code, ENGLISH)
