@@ -61,7 +61,7 @@ def test_the_chinese_edition_is_current() -> None:
     target = REPO / "source" / "mlp_zh"
     assert sorted(p.name for p in target.iterdir() if p.is_file()) == sorted(files)
     for name, data in files.items():
-        assert (target / name).read_bytes() == data, f"{target / name} is stale: run `python -m autograder edition zh`"
+        assert (target / name).read_bytes() == data, f"{target / name} is stale: run `python -m autograder regenerate`"
 
 
 CJK = "\u3000-\u303f\u3400-\u4dbf\u4e00-\u9fff\uff00-\uffef"
