@@ -67,7 +67,7 @@ def regenerate() -> list[Path]:
             raise edition.EditionError(f"The {language} edition cannot be generated:\n{error}") from None
         changed += [edition.folder(language) / name for name in written + removed]
     changed += generate((classroom.ASSIGNMENT, *(f"{classroom.ASSIGNMENT}_{lang}" for lang in languages)), REPO)
-    return changed
+    return list(dict.fromkeys(changed))  # the master may be written by two steps: named once
 
 
 def main(argv: list[str] | None = None) -> int:
