@@ -40,9 +40,11 @@ def source() -> str:
     return HEADER + "".join(f"\n{name} = {public_data.literal(value)}\n" for name, value in public_data.data().items())
 
 
-RTOL = 1e-12
-"""Stored and computed floats agree to this relative error (1e-15 absolute near 0): the reference's last bits vary
-with the CPU (NumPy's SIMD ``exp`` and ``log`` differ between processors), which changes nothing a check decides."""
+RTOL = 1e-13
+"""Stored and computed floats agree to this relative error, a few units in the last place: the reference's last bits
+vary with the CPU (NumPy's vectorised ``exp`` and ``log`` round differently with and without AVX-512), which changes
+nothing a check decides; so the file is rewritten only for a real change (``tests/test_public_data.py`` compares so
+too)."""
 
 
 def close(stored: Any, computed: Any) -> bool:
@@ -55,11 +57,11 @@ def close(stored: Any, computed: Any) -> bool:
             and (
                 np.array_equal(stored, computed)
                 or computed.dtype.kind == "f"
-                and np.allclose(stored, computed, rtol=RTOL, atol=1e-15)
+                and np.allclose(stored, computed, rtol=RTOL, atol=0.0, equal_nan=True)
             )
         )
     if isinstance(computed, float) and type(stored) is float:
-        return abs(stored - computed) <= RTOL * abs(computed) + 1e-15
+        return bool(np.isclose(stored, computed, rtol=RTOL, atol=0.0, equal_nan=True))
     return stored == computed and type(stored) is type(computed)
 
 
