@@ -92,7 +92,7 @@ def read_code_translations(language: str, kind: str = "code") -> dict[str, tuple
         entries = {m["en"]: m["zh"] for m in ENTRY.finditer(body)}
         if kind == "module":  # a module's docstrings span lines: an entry writes each line break as \n
             entries = {en.replace("\\n", "\n"): zh.replace("\\n", "\n") for en, zh in entries.items()}
-        markers = (points_table.CELL_BEGIN, points_table.END)
+        markers = (points_table.CELL_BEGIN, points_table.CELL_END)
         stray = [line for line in ENTRY.sub("", body).splitlines() if line.strip() and line not in markers]
         if stray:
             raise EditionError(
