@@ -1,4 +1,4 @@
-"""The points the kit states in words are the registry's (``autograder.points_table``), and
+"""The points the kit states in words are the registry's (``autograder.cli.points_table``), and
 ``python -m autograder regenerate`` brings every generated file up to date in one run."""
 
 from __future__ import annotations
@@ -13,8 +13,8 @@ from pathlib import Path
 import nbformat
 import pytest
 
-from autograder import points_table, registry
-from autograder.cli import edition
+from autograder import registry
+from autograder.cli import edition, points_table
 from conftest import REPO
 
 COMMAND = "run `python -m autograder regenerate`"

@@ -32,7 +32,7 @@ import tokenize
 from dataclasses import dataclass
 from pathlib import Path
 
-from autograder import points_table
+from autograder.cli import points_table
 
 REPO = Path(__file__).resolve().parents[2]
 MASTER = REPO / "source" / "mlp"

@@ -2,7 +2,7 @@
 (``source/mlp/mlp.ipynb``), the registry of checks (``autograder/registry.py``) and the translations (``i18n/``).
 
 In order: the master's hidden test cells (as ``hidden-cells``); the points tables of ``README.md``, of the master's
-introduction and of each translation, and the translated comments of the hidden cells (``autograder.points_table``);
+introduction and of each translation, and the translated comments of the hidden cells (``autograder.cli.points_table``);
 the public checks' data (as ``public-data``); every edition with a translation ``i18n/mlp.<language>.md`` (as
 ``edition <language>``); then nbgrader's ``generate_assignment`` and ``generate_solution`` of ``mlp`` and of every
 edition, run in the repository (the course root), and the ``gradebook.db`` they create removed. It regenerates the
@@ -17,8 +17,8 @@ import hashlib
 import sys
 from pathlib import Path
 
-from autograder import classroom, points_table
-from autograder.cli import edition, hidden_cells, public_data
+from autograder import classroom
+from autograder.cli import edition, hidden_cells, points_table, public_data
 
 REPO = Path(__file__).resolve().parents[2]
 GENERATED = ("release", "solutions")
