@@ -51,9 +51,13 @@ def test_each_part_is_a_row_of_its_cells_and_their_points_and_the_total_is_the_r
 
 @pytest.mark.usefixtures("relu_six_and_six")
 def test_the_tables_follow_a_move_of_points_in_every_language() -> None:
-    assert "| `ReLU` | forward 6, backward 6 | 12 |" in points_table.table("en").splitlines()
-    assert "| `ReLU` | forward 6、backward 6 | 12 |" in points_table.table("zh").splitlines()
-    assert "| MNIST | 准确率 ≥ 97% | 20 |" in points_table.table("zh").splitlines()
+    forward, backward = registry.check("relu_forward").points, registry.check("relu_backward").points
+    total = forward + backward
+    assert f"| `ReLU` | forward {forward}, backward {backward} | {total} |" in points_table.table("en").splitlines()
+    assert f"| `ReLU` | forward {forward}、backward {backward} | {total} |" in points_table.table("zh").splitlines()
+    assert (
+        f"| MNIST | 准确率 ≥ 97% | {registry.check('mnist_accuracy').points} |" in points_table.table("zh").splitlines()
+    )
 
 
 def test_a_language_without_the_tables_wording_is_named() -> None:
@@ -71,18 +75,20 @@ def _copy(tmp_path: Path) -> Path:
 @pytest.mark.usefixtures("relu_six_and_six")
 def test_write_states_a_move_everywhere_and_keeps_the_translation_current(tmp_path: Path) -> None:
     root = _copy(tmp_path)
+    forward, backward = registry.check("relu_forward").points, registry.check("relu_backward").points
+    row = f"forward {forward}, backward {backward} | {forward + backward} |"
     changed = points_table.write(root)
     assert sorted(p.name for p in changed) == ["README.md", "mlp.ipynb", "mlp.zh.md"]
     assert points_table.outdated(root) == [] and points_table.write(root) == []
-    assert "| `ReLU` | forward 6, backward 6 | 12 |" in (root / "README.md").read_text()
+    assert f"| `ReLU` | {row}" in (root / "README.md").read_text()
     intro = nbformat.read(root / "source" / "mlp" / "mlp.ipynb", as_version=4).cells[0].source
-    assert "| `ReLU` | forward 6, backward 6 | 12 |" in intro
+    assert f"| `ReLU` | {row}" in intro
     translation = (root / "i18n" / "mlp.zh.md").read_text()
-    assert "| `ReLU` | forward 6、backward 6 | 12 |" in translation
+    assert f"| `ReLU` | {row.replace(', ', '、')}" in translation
     for name in ("relu_forward", "relu_backward"):
         check = registry.check(name)
         english = registry.hidden_cell_comment(check)
-        assert f"en: {english}\nzh: {check.title} 的隐藏测试（6 分）在评分时于此运行。" in translation
+        assert f"en: {english}\nzh: {check.title} 的隐藏测试（{check.points} 分）在评分时于此运行。" in translation
         # the section was current before the move, so it is stamped current after it
         cell_id = next(i for i, c in points_table.hidden_cells(REPO).items() if c.name == name)
         assert f"<!-- code {cell_id} sha {edition.code_sha(registry.hidden_cell_source(check))} -->" in translation
@@ -91,7 +97,8 @@ def test_write_states_a_move_everywhere_and_keeps_the_translation_current(tmp_pa
 
 def test_a_markdown_cells_stamp_does_not_cover_its_points_table() -> None:
     intro = nbformat.read(REPO / "source" / "mlp" / "mlp.ipynb", as_version=4).cells[0].source
-    moved = intro.replace("forward 5, backward 7", "forward 6, backward 6")
+    forward, backward = registry.check("relu_forward").points, registry.check("relu_backward").points
+    moved = intro.replace(f"forward {forward}, backward {backward}", f"forward {forward + 1}, backward {backward - 1}")
     assert moved != intro and edition.markdown_sha(moved) == edition.markdown_sha(intro)
     assert edition.markdown_sha(intro.replace("How to work", "How to start")) != edition.markdown_sha(intro)
 
@@ -108,7 +115,8 @@ def test_a_file_without_its_markers_is_named(tmp_path: Path) -> None:
 def test_a_hidden_cells_translation_without_its_points_is_named(tmp_path: Path) -> None:
     root = _copy(tmp_path)
     path = root / "i18n" / "mlp.zh.md"
-    path.write_text(path.read_text().replace("ReLU.forward 的隐藏测试（5 分）", "ReLU.forward 的隐藏测试"))
+    stated = registry.check("relu_forward").points - 1  # what the file says: the fixture moved one point
+    path.write_text(path.read_text().replace(f"ReLU.forward 的隐藏测试（{stated} 分）", "ReLU.forward 的隐藏测试"))
     with pytest.raises(points_table.PointsError, match="test_relu_forward.*translate .* by hand"):
         points_table.write(root)
 
