@@ -12,12 +12,14 @@ COMMANDS = {
     "edition": "generate another language's edition of the assignment from the English master",
     "hidden-cells": "write the master notebook's hidden test cells from the registry of checks",
     "public-data": "write the public checks' stored data (source/mlp/nn_public_data.py) from the reference",
+    "points-table": "write the points tables and the hidden cells' translated comments from the registry",
+    "regenerate": "bring everything generated up to date (hidden cells, points tables, editions, release, solutions)",
 }
 
 
 def main(argv: list[str]) -> int:
     if not argv or argv[0] not in COMMANDS:
-        lines = "\n".join(f"  {name:<8} {what}" for name, what in COMMANDS.items())
+        lines = "\n".join(f"  {name:<12} {what}" for name, what in COMMANDS.items())
         print(f"usage: python -m autograder COMMAND [ARGS]\n\ncommands:\n{lines}", file=sys.stderr)
         return 0 if argv[:1] in (["-h"], ["--help"]) else 2
     command = importlib.import_module(f"autograder.cli.{argv[0].replace('-', '_')}")

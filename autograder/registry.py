@@ -6,8 +6,9 @@ read ``CHECKS``. Probes, judges and input builders are named, not imported, so i
 them (the judges need the course's helper modules); ``probe_of``, ``judge_of`` and ``inputs_of`` load them on use.
 The probes themselves never import this module: a sandboxed worker gets ``manifest()`` as plain JSON.
 
-Adding a check is one ``Check`` below, its probe, its judge and its inputs; then
-``python -m autograder hidden-cells`` and ``nbgrader generate_assignment``.
+Adding a check is one ``Check`` below, its probe, its judge and its inputs; moving points is its ``points``; then
+``python -m autograder regenerate`` writes everything generated from this table (hidden test cells, points tables,
+editions, release, solutions).
 """
 
 from __future__ import annotations
@@ -33,6 +34,7 @@ class Check:
     judge: str  # "<module>.<function>" in autograder.judge: decides on the records
     inputs: str  # function in autograder.judge.inputs: the hidden inputs, drawn from the grading secret
     points: int
+    short: str  # its name in the points tables, within its part's row: "forward" in "forward 8, dX 6"
     answer: str = ""  # grade_id of the answer cell defining ``cls``, if not ``part``
     also_costs: tuple[str, ...] = ()  # other answer cells whose mistakes may cost this check
     slow: bool = False  # trains on MNIST: a sandboxed worker of its own, and not in the fast test tier
@@ -50,30 +52,33 @@ class Check:
 # Two lines a check, by keyword: the registry reads as a table (kept so by `fmt: off`).
 # fmt: off
 CHECKS: tuple[Check, ...] = (
-    Check("linear_forward", "Linear.forward", part="linear", cls="Linear", points=8,
+    Check("linear_forward", "Linear.forward", part="linear", cls="Linear", points=8, short="forward",
           probe="linear.linear_forward", judge="linear.judge_forward", inputs="linear_cases"),
-    Check("linear_backward_dx", "Linear.backward, dX", part="linear", cls="Linear", points=6,
+    Check("linear_backward_dx", "Linear.backward, dX", part="linear", cls="Linear", points=6, short="dX",
           probe="linear.linear_backward", judge="linear.judge_backward_dx", inputs="linear_cases"),
-    Check("linear_backward_dw", "Linear.backward, W.grad", part="linear", cls="Linear", points=6,
+    Check("linear_backward_dw", "Linear.backward, W.grad", part="linear", cls="Linear", points=6, short="dW",
           probe="linear.linear_backward", judge="linear.judge_backward_dw", inputs="linear_cases"),
-    Check("linear_backward_db", "Linear.backward, b.grad", part="linear", cls="Linear", points=5,
+    Check("linear_backward_db", "Linear.backward, b.grad", part="linear", cls="Linear", points=5, short="db",
           probe="linear.linear_backward", judge="linear.judge_backward_db", inputs="linear_cases"),
-    Check("relu_forward", "ReLU.forward", part="relu", cls="ReLU", points=5,
+    Check("relu_forward", "ReLU.forward", part="relu", cls="ReLU", points=5, short="forward",
           probe="relu.relu_forward", judge="relu.judge_forward", inputs="relu_forward_cases"),
-    Check("relu_backward", "ReLU.backward", part="relu", cls="ReLU", points=7,
+    Check("relu_backward", "ReLU.backward", part="relu", cls="ReLU", points=7, short="backward",
           probe="relu.relu_backward", judge="relu.judge_backward", inputs="relu_backward_cases"),
-    Check("cross_entropy_forward", "CrossEntropyLoss.forward", part="cross_entropy", cls="CrossEntropyLoss", points=8,
+    Check("cross_entropy_forward", "CrossEntropyLoss.forward", part="cross_entropy", cls="CrossEntropyLoss",
+          points=8, short="forward",
           probe="loss.cross_entropy_forward", judge="loss.judge_forward", inputs="classification_cases"),
     Check("cross_entropy_backward", "CrossEntropyLoss.backward", part="cross_entropy", cls="CrossEntropyLoss",
-          points=8, probe="loss.cross_entropy_backward", judge="loss.judge_backward", inputs="classification_cases"),
-    Check("sgd_step", "SGD.step", part="sgd", cls="SGD", points=10,
+          points=8, short="backward",
+          probe="loss.cross_entropy_backward", judge="loss.judge_backward", inputs="classification_cases"),
+    Check("sgd_step", "SGD.step", part="sgd", cls="SGD", points=10, short="step",
           probe="sgd.sgd_step", judge="sgd.judge_step", inputs="sgd_cases"),
-    Check("mlp_forward", "MLP.forward", part="mlp", cls="MLP", points=6,
+    Check("mlp_forward", "MLP.forward", part="mlp", cls="MLP", points=6, short="forward",
           probe="mlp.mlp_forward", judge="mlp.judge_forward", inputs="mlp_forward_cases"),
-    Check("mlp_backward", "MLP.backward", part="mlp", cls="MLP", points=11,
+    Check("mlp_backward", "MLP.backward", part="mlp", cls="MLP", points=11, short="backward",
           probe="mlp.mlp_backward", judge="mlp.judge_backward", inputs="mlp_backward_cases"),
     # The gate trains the student's MLP, built from the student's Linear and ReLU: their mistakes may cost it too.
-    Check("mnist_accuracy", "MNIST accuracy (the grader trains your MLP)", part="mnist", cls="MLP", points=20,
+    Check("mnist_accuracy", "MNIST accuracy (the grader trains your MLP)", part="mnist", cls="MLP",
+          points=20, short="accuracy ≥ 97 %",
           probe="gate.mnist_accuracy", judge="gate.judge_accuracy", inputs="gate_recipe",
           answer="mlp", also_costs=("linear", "relu"), slow=True),
 )
@@ -84,6 +89,16 @@ BY_NAME: dict[str, Check] = {check.name: check for check in CHECKS}
 def check(name: str) -> Check:
     """The check called ``name`` (e.g. "linear_backward_dw")."""
     return BY_NAME[name]
+
+
+SECTIONS = {"mnist": "MNIST"}
+"""The parts that are a section of the notebook of their own, not an answer cell, and their name in the points
+tables (an answer cell's part is named by its class)."""
+
+
+def part_label(part: str) -> str:
+    """A part's name in the points tables: its class as code (`` `Linear` ``), or its section's name."""
+    return SECTIONS.get(part) or f"`{answers()[part]}`"
 
 
 def parts() -> tuple[str, ...]:
@@ -162,10 +177,15 @@ def inputs_of(name: str) -> Callable[..., dict[str, Any]]:
     return _load("judge", f"inputs.{BY_NAME[name].inputs}")
 
 
+def hidden_cell_comment(check: Check) -> str:
+    """What ``check``'s hidden test cell says (its comment line, which the release keeps): its title and points."""
+    return f"Hidden tests of {check.title} ({check.points} points) run here when your work is graded."
+
+
 def hidden_cell_source(check: Check) -> str:
     """The source of ``check``'s hidden test cell: one quiet call, hidden from students by nbgrader."""
     return (
-        f"# Hidden tests of {check.title} ({check.points} points) run here when your work is graded.\n"
+        f"# {hidden_cell_comment(check)}\n"
         f"### BEGIN HIDDEN TESTS\nimport autograder; autograder.check_{check.name}({check.cls});\n"
         "### END HIDDEN TESTS"
     )

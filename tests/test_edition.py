@@ -70,7 +70,7 @@ def test_each_edition_is_current(language: str) -> None:
     target = REPO / "source" / f"mlp_{language}"
     assert sorted(p.name for p in target.iterdir() if p.is_file()) == sorted(files)
     for name, data in files.items():
-        assert (target / name).read_bytes() == data, f"{target / name} is stale: run `python -m autograder edition`"
+        assert (target / name).read_bytes() == data, f"{target / name} is stale: run `python -m autograder regenerate`"
 
 
 CJK = "\u3000-\u303f\u3400-\u4dbf\u4e00-\u9fff\uff00-\uffef"

@@ -20,7 +20,7 @@ from autograder.judge import public_data, reference
 from nn_checks import worst_difference
 
 GENERATED = public_data.data()
-ULPS = 1e-13
+ULPS = writer.RTOL
 """Floats agree to a few units in the last place, not bit for bit: NumPy's vectorised exp and log round the last bit
 differently on CPUs with and without AVX-512, so data written on one machine differs by an ulp on another. A stale
 file differs far more (any change of an input or a mistake)."""
@@ -50,8 +50,16 @@ def _same(stored: Any, computed: Any, where: str) -> None:
 
 @pytest.mark.parametrize("name", sorted(GENERATED))
 def test_the_stored_data_is_what_the_generator_computes_from_the_reference(name: str) -> None:
-    """Fails on a stale file: run ``python -m autograder public-data``, then regenerate the editions."""
+    """Fails on a stale file: run ``python -m autograder regenerate``."""
     _same(getattr(nn_public_data, name), GENERATED[name], name)
+
+
+def test_a_value_off_by_more_than_the_cpus_last_bits_is_stale() -> None:
+    computed = GENERATED["LINEAR"]
+    assert writer.agrees(nn_public_data.LINEAR, computed)
+    nudged = {**computed, "example": {**computed["example"], "W": computed["example"]["W"] * (1 + 1e-9)}}
+    assert not writer.agrees(nudged, computed)
+    assert not writer.agrees({**computed, "example": {}}, computed)
 
 
 def test_the_stored_gradients_are_the_reference_gradients() -> None:

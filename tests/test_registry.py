@@ -63,7 +63,7 @@ def test_the_master_notebooks_hidden_cells_are_the_registrys() -> None:
     """(The editions copy the master's code cells: tests/test_edition.py.)"""
     text = MASTER.read_text()
     assert nbformat.writes(hidden_cells.synced(nbformat.reads(text, as_version=4))) + "\n" == text, (
-        "run `python -m autograder hidden-cells`, then regenerate"
+        "run `python -m autograder regenerate`"
     )
 
 

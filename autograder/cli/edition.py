@@ -37,7 +37,7 @@ import tokenize
 from dataclasses import dataclass
 from pathlib import Path
 
-from autograder.cli import wordings
+from autograder.cli import points_table, wordings
 
 REPO = Path(__file__).resolve().parents[2]
 MASTER = REPO / "source" / "mlp"
@@ -86,6 +86,12 @@ def english_sha(text: str) -> str:
     return hashlib.sha256(text.encode()).hexdigest()[:12]
 
 
+def markdown_sha(text: str) -> str:
+    """The SHA of a markdown cell's English text, without what its generated regions hold (the points tables, which
+    ``python -m autograder regenerate`` writes in every language)."""
+    return english_sha(points_table.without_generated(text))
+
+
 def translations_file(language: str) -> Path:
     return REPO / "i18n" / f"mlp.{language}.md"
 
@@ -113,7 +119,8 @@ def read_code_translations(language: str, kind: str = "code") -> dict[str, tuple
         entries = {m["en"]: m["translation"] for m in entry(language).finditer(body)}
         if kind == "module":  # a module's docstrings span lines: an entry writes each line break as \n
             entries = {en.replace("\\n", "\n"): tr.replace("\\n", "\n") for en, tr in entries.items()}
-        stray = [line for line in entry(language).sub("", body).splitlines() if line.strip()]
+        markers = (points_table.CELL_BEGIN, points_table.CELL_END)
+        stray = [line for line in entry(language).sub("", body).splitlines() if line.strip() and line not in markers]
         if stray:
             raise EditionError(
                 f"{kind} {cell_id} in {translations_file(language).name}: not `en:`/`{language}:` lines: {stray}"
@@ -229,7 +236,7 @@ def problems(language: str) -> list[str]:
         where = f"markdown cell {number} (id {cell['id']}, {first[:60]!r})"
         if cell["id"] not in table:
             found.append(f"{where} has no translation in {translations_file(language).name}")
-        elif table[cell["id"]][0] != english_sha(_source(cell)):
+        elif table[cell["id"]][0] != markdown_sha(_source(cell)):
             found.append(
                 f"{where} changed since it was translated (or was never stamped): update its translation, "
                 f"then run `python -m autograder edition {language} --stamp`"
@@ -338,7 +345,7 @@ def stamp(language: str) -> None:
     cells = json.loads((MASTER / NOTEBOOK).read_text())["cells"]
     shas = {
         ("cell" if c["cell_type"] == "markdown" else "code", c["id"]): (
-            english_sha(_source(c)) if c["cell_type"] == "markdown" else code_sha(_source(c))
+            markdown_sha(_source(c)) if c["cell_type"] == "markdown" else code_sha(_source(c))
         )
         for c in cells
     }
@@ -401,6 +408,37 @@ def missing_wordings(language: str) -> str:
     )
 
 
+def languages() -> tuple[str, ...]:
+    """Every edition's language: one a translation file ``i18n/mlp.<language>.md``."""
+    return tuple(points_table.translations(REPO))
+
+
+def folder(language: str) -> Path:
+    """The edition's source folder, ``source/mlp_<language>``."""
+    return MASTER.parent / f"mlp_{language}"
+
+
+def differences(language: str, files: dict[str, bytes]) -> tuple[list[str], list[str]]:
+    """The edition's files that ``files`` would write anew, and those it would remove."""
+    target = folder(language)
+    stale = sorted(n for n, data in files.items() if not (target / n).exists() or (target / n).read_bytes() != data)
+    extra = sorted(p.name for p in target.glob("*") if p.is_file() and p.name not in files) if target.exists() else []
+    return stale, extra
+
+
+def write(language: str, files: dict[str, bytes] | None = None) -> tuple[list[str], list[str]]:
+    """Write ``source/mlp_<language>`` (raises ``EditionError``); the files written and those removed."""
+    files = edition(language) if files is None else files
+    target = folder(language)
+    stale, extra = differences(language, files)
+    target.mkdir(exist_ok=True)
+    for name in stale:
+        (target / name).write_bytes(files[name])
+    for name in extra:
+        (target / name).unlink()
+    return stale, extra
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("language", help="the edition's language, e.g. zh (translations in i18n/mlp.<language>.md)")
@@ -438,23 +476,19 @@ def main(argv: list[str] | None = None) -> int:
     untranslated = missing_wordings(args.language)
     if untranslated:
         print(untranslated, file=sys.stderr)
-    target = MASTER.parent / f"mlp_{args.language}"
-    stale = sorted(n for n, data in files.items() if not (target / n).exists() or (target / n).read_bytes() != data)
-    extra = sorted(p.name for p in target.glob("*") if p.is_file() and p.name not in files) if target.exists() else []
+    target = folder(args.language)
+    stale, extra = differences(args.language, files)
     if args.check:
         for path in [*stale_wordings, *(target / name for name in stale + extra)]:
-            print(f"{path} is out of date: run `python -m autograder edition {args.language}`", file=sys.stderr)
+            print(f"{path} is out of date: run `python -m autograder regenerate`", file=sys.stderr)
         return 1 if stale_wordings or stale or extra else 0
-    target.mkdir(exist_ok=True)
-    for name in stale:
-        (target / name).write_bytes(files[name])
-    for name in extra:
-        (target / name).unlink()
+    write(args.language, files)
     for path in stale_wordings:
         print(f"{wordings.shown(path)} rewritten from i18n/messages.*.toml")
     print(
         f"{target}: {len(stale)} file(s) written, {len(extra)} removed. Then: nbgrader generate_assignment "
-        f"mlp_{args.language} --force && nbgrader generate_solution mlp_{args.language} --force"
+        f"mlp_{args.language} --force && nbgrader generate_solution mlp_{args.language} --force (or run "
+        "`python -m autograder regenerate`, which does all of it)"
     )
     return 0
 

@@ -2,9 +2,9 @@
 
 Every check in ``autograder.registry`` gets its cell (grade_id ``test_<name>``) with the source and points it
 declares. A check without a cell gets a new one after the last cell of its part (the answer cell, its public check
-or an earlier hidden cell); a hidden cell whose check is gone is removed. Then regenerate the release and the
-solutions (``nbgrader generate_assignment mlp --force``, ``nbgrader generate_solution mlp --force``) and the
-editions (``python -m autograder edition zh``). ``--check`` only compares: exit 1 if the notebook differs.
+or an earlier hidden cell); a hidden cell whose check is gone is removed. ``python -m autograder regenerate`` runs
+this first, then brings the rest up to date (points tables, editions, release, solutions). ``--check`` only
+compares: exit 1 if the notebook differs.
 """
 
 from __future__ import annotations
@@ -71,6 +71,15 @@ def synced(notebook: NotebookNode) -> NotebookNode:
     return nb
 
 
+def write(notebook: Path = MASTER) -> bool:
+    """Write ``notebook``'s hidden test cells from the registry; whether it changed."""
+    text = notebook.read_text()
+    new = nbformat.writes(synced(nbformat.reads(text, as_version=4))) + "\n"
+    if new != text:
+        notebook.write_text(new)
+    return new != text
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--check", action="store_true", help="only compare; exit 1 if the notebook is out of date")
@@ -88,7 +97,7 @@ def main(argv: list[str] | None = None) -> int:
         )
         return 1
     args.notebook.write_text(new)
-    print(f"{args.notebook}: hidden test cells written from the registry; now regenerate release/ and solutions/.")
+    print(f"{args.notebook}: hidden test cells written from the registry; now run `python -m autograder regenerate`.")
     return 0
 
 
