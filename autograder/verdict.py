@@ -123,16 +123,3 @@ def read(cell: Mapping[str, Any]) -> Verdict | None:
     if result.check != check:
         raise Unreadable(f"{check}: the verdict names another check, {result.check!r}")
     return result
-
-
-def verdicts(notebook: Mapping[str, Any]) -> dict[str, Verdict]:
-    """Every readable verdict of a graded notebook, by check name, in notebook order."""
-    found = {}
-    for cell in notebook.get("cells", []):
-        try:
-            verdict = read(cell)
-        except Unreadable:
-            continue
-        if verdict is not None:
-            found[verdict.check] = verdict
-    return found
