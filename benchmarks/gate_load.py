@@ -77,7 +77,7 @@ def one_gate(name: str) -> dict[str, Any]:
         outcome = workers.run_part(("mnist_accuracy",), cells, grading, Path(scratch))["mnist_accuracy"]
     wall = time.perf_counter() - wall
     verdict = verify._judge("mnist_accuracy", outcome)
-    measured = outcome.get("measured") or {}
+    measured = outcome.measured or {}
     times = speed_of(measured)[0] if measured else None
     return {
         "passed": verdict.passed,

@@ -37,6 +37,7 @@ from autograder.faults import GraderFault
 from autograder.grading import stage
 from autograder.grading.workers import Grading, run_part
 from autograder.judge.inputs import inputs_for
+from autograder.judge.outcome import WorkerOutcome
 from autograder.settings import CoursePaths
 from autograder.student_text import student_text
 from autograder.verdict import Verdict
@@ -52,7 +53,7 @@ def answer_cells(nb: NotebookNode) -> list[dict[str, str]]:
     return cells
 
 
-def _judge(check: str, outcome: dict[str, Any], student: str = "") -> Verdict:
+def _judge(check: str, outcome: WorkerOutcome, student: str = "") -> Verdict:
     """The verdict on one check, judged on ``student``'s hidden inputs; raise ``_Unjudgeable`` if the judge itself
     failed on the record."""
     from nn_messages import CheckFailed
@@ -102,7 +103,7 @@ def verify(
                 except _Unjudgeable as error:
                     suspects[check] = str(error)
                     verdicts[check] = _spoiled(check, str(error))
-                if outcome.get("crash"):
+                if outcome.crash:
                     suspects[check] = str(verdicts[check].failure)
             if suspects and control is not None:
                 _control(part, suspects, control, grading, Path(scratch) / f"control-{part[0]}")

@@ -13,12 +13,14 @@ A worker (``autograder/probe/run.py``) runs beside the student's code, so everyt
   little CPU now and then: ``WorkerBudget.idle``), when all its processes and its tmpfs hold more memory than
   ``WorkerBudget.memory``, or, the machine's fault, after a wall-clock backstop.
 
-``run_part`` returns each check's outcome; whose fault a failure is, is decided by ``verify`` (the control).
+``run_part`` returns each check's outcome (``autograder.judge.outcome.WorkerOutcome``, read from the worker's record
+and checked here, once); whose fault a failure is, is decided by ``verify`` (the control).
 """
 
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import functools
 import json
 import os
@@ -37,7 +39,9 @@ from autograder.faults import GraderFault
 from autograder.grading import stage
 from autograder.grading.process_tree import tree_cpu, tree_memory, tree_runnable
 from autograder.judge.inputs import inputs_for
+from autograder.judge.outcome import WorkerOutcome
 from autograder.judge.records import RecordRefused, WorkerReport, decode_record, read_report
+from autograder.student_text import student_text
 
 if TYPE_CHECKING:  # the course's helpers are importable once the grading is prepared (``grading.prepare``)
     from nn_messages import Text
@@ -129,8 +133,8 @@ def prepare(
     return program, work
 
 
-def crash(reason: Text, attempts: int, how: str = "") -> dict[str, Any]:
-    """The outcome of a check whose worker ended (or was stopped: ``how``) while running it: a failure, as data."""
+def crash(reason: Text, attempts: int, how: str = "") -> WorkerOutcome:
+    """The outcome of a check whose worker ended (or was stopped: ``how``) while running it: a failure."""
     from nn_messages import Failure
 
     from autograder import messages as say
@@ -149,17 +153,27 @@ def crash(reason: Text, attempts: int, how: str = "") -> dict[str, Any]:
         message = say.NOT_FINISHED_TWICE(reason=reason)
     else:
         message = say.NOT_FINISHED_TIMES(reason=reason, count=attempts)
-    return {"crash": True, "stopped": Failure(message, cause).to_data()}
+    return WorkerOutcome(failure=Failure(message, cause), crash=True)
 
 
-def refused(why: str) -> dict[str, Any]:
+def refused(why: str) -> WorkerOutcome:
     """The outcome of a record the trusted side would not read: it was not what the probe writes."""
     from nn_messages import Failure
 
     from autograder import messages as say
 
     failure = Failure(say.RECORD_REFUSED(problem=why[:300]), say.RECORD_CHANGED_CAUSE)
-    return {"crash": True, "stopped": failure.to_data()}
+    return WorkerOutcome(failure=failure, crash=True)
+
+
+def unjudgeable(problem: str) -> WorkerOutcome:
+    """The outcome of a record read within its caps but not one the probe writes (a forged failure or cell errors);
+    verify's control decides whose fault it is."""
+    from nn_messages import Failure
+
+    from autograder import messages as say
+
+    return WorkerOutcome(failure=Failure(say.RECORD_UNJUDGEABLE(problem=problem)), crash=True)
 
 
 def _why(run: WorkerRun, budget: WorkerBudget, cpu_budget: float) -> Text:
@@ -297,7 +311,9 @@ def _kill(process: subprocess.Popen) -> None:
             pass
 
 
-def run_part(part: tuple[str, ...], cells: list[dict[str, str]], grading: Grading, scratch: Path) -> dict[str, dict]:
+def run_part(
+    part: tuple[str, ...], cells: list[dict[str, str]], grading: Grading, scratch: Path
+) -> dict[str, WorkerOutcome]:
     """Run one part's probes in sandboxed workers, retrying crashes in fresh workers; return each check's outcome.
 
     A check whose worker stalled, spent its CPU budget or broke its report's format costs the student at once; one
@@ -318,7 +334,7 @@ def run_part(part: tuple[str, ...], cells: list[dict[str, str]], grading: Gradin
         disk_bytes=grading.disk_bytes,
         env={"OPENBLAS_NUM_THREADS": "1", "MNIST_DIR": str(grading.mnist or "")},
     )
-    outcomes: dict[str, dict[str, Any]] = {}
+    outcomes: dict[str, WorkerOutcome] = {}
     crashes: dict[str | None, int] = {}
     failed_starts = 0
     while len(outcomes) < len(part):
@@ -337,11 +353,12 @@ def run_part(part: tuple[str, ...], cells: list[dict[str, str]], grading: Gradin
                 raise GraderFault(f"the sandboxed worker could not start ({run.reason})")
             continue
         if run.speed is not None and run.speed["too_slow_at"] is not None:  # stopped from outside: too slow
-            outcomes[part[0]] = {"measured": run.speed}
+            outcomes[part[0]] = WorkerOutcome(measured=run.speed)
             continue
         running = _collect(remaining, run.report, outcomes)
-        if run.speed is not None and part[0] in outcomes and not outcomes[part[0]].get("crash"):
-            outcomes[part[0]]["measured"] = run.speed  # the trusted side's numbers, whatever the worker recorded
+        if run.speed is not None and part[0] in outcomes and not outcomes[part[0]].crash:
+            # the trusted side's numbers, whatever the worker recorded
+            outcomes[part[0]] = dataclasses.replace(outcomes[part[0]], measured=run.speed)
         if running == "":  # every check read has its outcome; the rest run in a fresh worker
             continue
         crashes[running] = crashes.get(running, 0) + 1
@@ -355,17 +372,21 @@ def run_part(part: tuple[str, ...], cells: list[dict[str, str]], grading: Gradin
     return outcomes
 
 
-def _collect(remaining: list[str], report: WorkerReport, outcomes: dict[str, dict]) -> str | None:
-    """Decode the results of ``remaining`` in order into ``outcomes``; return the check that was running when the
+def _collect(remaining: list[str], report: WorkerReport, outcomes: dict[str, WorkerOutcome]) -> str | None:
+    """Read the results of ``remaining`` in order into ``outcomes``; return the check that was running when the
     worker ended (None: none had begun, the answer cells were running), or "" when there is none to blame: all were
     read, or reading stopped at a refused record (its check has that outcome)."""
     for check in remaining:
         if check in report.results:
             try:  # bounded and checked before anything is decompressed
-                outcomes[check] = decode_record(*report.results[check], Path(check))
+                record = decode_record(*report.results[check], Path(check))
             except RecordRefused as error:
                 outcomes[check] = refused(error.reason)
                 return ""
+            try:  # every value the worker gave, checked once, here
+                outcomes[check] = WorkerOutcome.from_record(record)
+            except ValueError as error:
+                outcomes[check] = unjudgeable(student_text(f"{type(error).__name__}: {error}"))
         elif check in report.begun:
             return check
         else:
