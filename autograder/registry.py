@@ -17,6 +17,8 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
+from autograder.cell_ids import test_cell
+
 SETUP_CELL = "setup"
 """The locked cell every answer cell runs after (imports, the course's base classes)."""
 
@@ -40,7 +42,7 @@ class Check:
     @property
     def cell(self) -> str:
         """grade_id of the hidden test cell."""
-        return f"test_{self.name}"
+        return test_cell(self.name)
 
     @property
     def answer_cell(self) -> str:

@@ -4,10 +4,11 @@ The grader writes each verdict into its test cell as a ``display_data`` output o
 output that makes nbgrader give the cell 0 points): the feedback, the grade command's summary and the class report
 read these fields, never the rendered message. ``Failure`` and ``Text`` are the course helpers' (``nn_messages``).
 
-A verdict is read only where the grader writes one: the output of a hidden test cell (``test_<check>``) naming that
-check. An output of type ``MIME`` anywhere else is a student's (``display`` can emit any type) and is never read; the
-grader drops such outputs after execution (``autograder.preprocessors.sanitize.DropForgedVerdicts``). One that cannot
-be read raises ``Unreadable``: the grader's fault for that cell, which its readers show as such.
+A verdict is read only where the grader writes one: the output of a hidden test cell (``test_<check>``:
+``autograder.cell_ids``) naming that check. An output of type ``MIME`` anywhere else is a student's (``display`` can
+emit any type) and is never read; the grader drops such outputs after execution
+(``autograder.preprocessors.sanitize.DropForgedVerdicts``). One that cannot be read raises ``Unreadable``: the
+grader's fault for that cell, which its readers show as such.
 """
 
 from __future__ import annotations
@@ -18,13 +19,13 @@ from typing import TYPE_CHECKING, Any
 
 from nbformat import NotebookNode
 
+from autograder.cell_ids import check_of
+
 if TYPE_CHECKING:  # the course's helpers: importable once the release folder is known (``grading.prepare``)
     from nn_messages import Failure, Text
 
 MIME = "application/vnd.dl-notes-kit.verdict+json"
 """The media type of a verdict in a notebook output (nbconvert's HTML shows no output of an unknown type)."""
-TEST_PREFIX = "test_"
-"""A hidden test cell's grade_id is this prefix and its check's name."""
 
 
 class Unreadable(ValueError):
@@ -87,14 +88,6 @@ class Verdict:
     def output(self) -> NotebookNode:
         """This verdict as a notebook output that no renderer shows."""
         return NotebookNode(output_type="display_data", metadata={}, data={MIME: self.to_data()})
-
-
-def check_of(cell: Mapping[str, Any]) -> str | None:
-    """The check a hidden test cell decides (its grade_id is ``test_<check>``), or None for any other cell."""
-    grade_id = (cell.get("metadata") or {}).get("nbgrader", {}).get("grade_id") or ""
-    if cell.get("cell_type") != "code" or not isinstance(grade_id, str) or not grade_id.startswith(TEST_PREFIX):
-        return None
-    return grade_id[len(TEST_PREFIX) :]
 
 
 def is_verdict(output: Mapping[str, Any]) -> bool:

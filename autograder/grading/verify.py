@@ -33,6 +33,7 @@ import nbformat
 from nbformat import NotebookNode
 
 from autograder import registry
+from autograder.cell_ids import grade_id
 from autograder.faults import GraderFault
 from autograder.grading import stage
 from autograder.grading.workers import Grading, run_part
@@ -47,9 +48,9 @@ def answer_cells(nb: NotebookNode) -> list[dict[str, str]]:
     """The setup and answer cells, in notebook order: all the code the worker runs."""
     cells = []
     for cell in nb.cells:
-        grade_id = cell.get("metadata", {}).get("nbgrader", {}).get("grade_id")
-        if cell.cell_type == "code" and grade_id in registry.answer_cells():
-            cells.append({"grade_id": grade_id, "source": cell.source})
+        name = grade_id(cell)
+        if cell.cell_type == "code" and name in registry.answer_cells():
+            cells.append({"grade_id": name, "source": cell.source})
     return cells
 
 
