@@ -127,7 +127,7 @@ def worker_groups() -> tuple[tuple[str, ...], ...]:
     each other probe module together, each slow check alone.
 
     A worker's start-up costs about as much as all fast probes together; a crash still costs only the check that
-    was running (``grading.workers.run_part``). The MLP probes hold correct stand-in layers, so they never share a
+    was running (``grading.workers.run_group``). The MLP probes hold correct stand-in layers, so they never share a
     process with the checks of the layers themselves: a worker holds nothing a student could call for a right answer.
     """
     workers: dict[str, list[str]] = {}

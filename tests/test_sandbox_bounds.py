@@ -109,7 +109,7 @@ def _said(outcome: WorkerOutcome) -> str:
 
 def _run(tmp_path: Path, budget: workers.WorkerBudget, *edits: Edit) -> tuple[dict[str, WorkerOutcome], float]:
     start = time.monotonic()
-    outcomes = workers.run_part(LAYERS, _cells(*edits), _grading(budget), tmp_path)
+    outcomes = workers.run_group(LAYERS, _cells(*edits), _grading(budget), tmp_path)
     return outcomes, time.monotonic() - start
 
 

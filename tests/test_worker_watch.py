@@ -1,6 +1,6 @@
 """A stuck submission costs seconds of a worker, not an hour: workers are watched from outside their sandbox.
 
-Each test runs the layer checks' worker (``workers.run_part``) in the real sandbox on the reference solution with one
+Each test runs the layer checks' worker (``workers.run_group``) in the real sandbox on the reference solution with one
 change, with a short stall window and CPU budget, and checks what each check's outcome is and how long it took.
 """
 
@@ -46,7 +46,7 @@ def _run(tmp_path: Path, *edits: Edit) -> tuple[dict[str, WorkerOutcome], float]
         helpers=REPO / "release" / "mlp", mnist=None, limits=sandbox.Limits(), attempts=2, budget=BUDGET
     )
     start = time.monotonic()
-    outcomes = workers.run_part(LAYERS, _cells(*edits), grading, tmp_path)
+    outcomes = workers.run_group(LAYERS, _cells(*edits), grading, tmp_path)
     return outcomes, time.monotonic() - start
 
 

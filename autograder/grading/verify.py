@@ -36,7 +36,7 @@ from autograder import registry
 from autograder.cell_ids import grade_id
 from autograder.faults import GraderFault
 from autograder.grading import stage
-from autograder.grading.workers import Grading, run_part
+from autograder.grading.workers import Grading, run_group
 from autograder.judge.inputs import inputs_for
 from autograder.judge.outcome import WorkerOutcome
 from autograder.settings import CoursePaths
@@ -93,10 +93,10 @@ def verify(
     verdicts: dict[str, Verdict] = {}
     with tempfile.TemporaryDirectory(prefix="kit-verify-", dir=grading.scratch) as scratch:
         groups = registry.worker_groups()
-        for number, part in enumerate(groups, 1):
-            slow = registry.check(part[0]).slow  # the gate: its worker's watch then says the training's steps
-            stage.report(stage.Stage("gate") if slow else stage.Stage("checks", number, len(groups), part[0]))
-            outcomes = run_part(part, cells, grading, Path(scratch) / "student")
+        for number, group in enumerate(groups, 1):
+            slow = registry.check(group[0]).slow  # the gate: its worker's watch then says the training's steps
+            stage.report(stage.Stage("gate") if slow else stage.Stage("checks", number, len(groups), group[0]))
+            outcomes = run_group(group, cells, grading, Path(scratch) / "student")
             suspects: dict[str, str] = {}
             for check, outcome in outcomes.items():
                 try:
@@ -107,16 +107,16 @@ def verify(
                 if outcome.crash:
                     suspects[check] = str(verdicts[check].failure)
             if suspects and control is not None:
-                _control(part, suspects, control, grading, Path(scratch) / f"control-{part[0]}")
+                _control(group, suspects, control, grading, Path(scratch) / f"control-{group[0]}")
     return verdicts
 
 
 def _control(
-    part: tuple[str, ...], suspects: dict[str, str], control: list[dict[str, str]], grading: Grading, scratch: Path
+    group: tuple[str, ...], suspects: dict[str, str], control: list[dict[str, str]], grading: Grading, scratch: Path
 ) -> None:
     """Raise ``GraderFault`` unless the course's own solution passes every suspect check in the same setting."""
-    stage.report(stage.Stage("control", part=", ".join(sorted(suspects))))
-    reference = run_part(part, control, grading, scratch)
+    stage.report(stage.Stage("control", checks=", ".join(sorted(suspects))))
+    reference = run_group(group, control, grading, scratch)
     for check, why in suspects.items():
         try:
             passed = _judge(check, reference[check], grading.student).passed

@@ -1,4 +1,5 @@
-"""Running one part's probes in sandboxed workers, watched from outside, and reading back what they report.
+"""Running one group of checks (run together: ``registry.worker_groups``) in sandboxed workers, watched from outside,
+and reading back what they report.
 
 A worker (``autograder/probe/run.py``) runs beside the student's code, so everything about it is hostile input:
 
@@ -13,7 +14,7 @@ A worker (``autograder/probe/run.py``) runs beside the student's code, so everyt
   little CPU now and then: ``WorkerBudget.idle``), when all its processes and its tmpfs hold more memory than
   ``WorkerBudget.memory``, or, the machine's fault, after a wall-clock backstop.
 
-``run_part`` returns each check's outcome (``autograder.judge.outcome.WorkerOutcome``, read from the worker's record
+``run_group`` returns each check's outcome (``autograder.judge.outcome.WorkerOutcome``, read from the worker's record
 and checked here, once); whose fault a failure is, is decided by ``verify`` (the control).
 """
 
@@ -67,15 +68,15 @@ though each burst waits longer on a busy machine (0.5 measured for 0.4 s of CPU 
 class WorkerBudget:
     """How long a worker may take, judged from outside the sandbox (student code cannot catch or stop this)."""
 
-    checks_cpu: float = 120.0  # CPU seconds of a small parts' worker, all its processes together
+    checks_cpu: float = 120.0  # CPU seconds of the worker of a group of small checks, all its processes together
     gate_cpu: float = 200.0  # CPU seconds of the MNIST gate's worker
     stall: float = 20.0  # wall seconds in which a worker using under STALL_CPU seconds of CPU is stopped as stuck
     wall: float = 900.0  # wall seconds after which a worker still computing means the machine cannot keep up
     idle: float = 120.0  # wall seconds after which a worker that computed under IDLE_SHARE of them is stopped
     memory: int = 2 << 30  # bytes all the sandbox's processes and tmpfs mounts may hold together (``tree_memory``)
 
-    def cpu(self, part: tuple[str, ...]) -> float:
-        return self.gate_cpu if any(registry.check(name).slow for name in part) else self.checks_cpu
+    def cpu(self, group: tuple[str, ...]) -> float:
+        return self.gate_cpu if any(registry.check(name).slow for name in group) else self.checks_cpu
 
 
 @dataclass(frozen=True)
@@ -106,14 +107,14 @@ class WorkerRun:
 
 
 def prepare(
-    folder: Path, part: tuple[str, ...], cells: list[dict[str, str]], helpers: Path, student: str = ""
+    folder: Path, group: tuple[str, ...], cells: list[dict[str, str]], helpers: Path, student: str = ""
 ) -> tuple[Path, Path]:
-    """The worker's two folders: ``program`` (read-only in the sandbox: the worker, this part's probes, the trusted
+    """The worker's two folders: ``program`` (read-only in the sandbox: the worker, this group's probes, the trusted
     helpers, answer cells, manifest and hidden inputs) and ``work`` (empty: a tmpfs inside the sandbox)."""
     from autograder.probe.core import save
 
     program, work = folder / "program", folder / "work"
-    manifest = registry.manifest(part)
+    manifest = registry.manifest(group)
     (program / "probe").mkdir(parents=True)
     (program / "inputs").mkdir()
     work.mkdir()
@@ -124,7 +125,7 @@ def prepare(
         shutil.copy(helper, program / helper.name)
     for module in {"__init__", "core", "messages", "run", *(entry["module"] for entry in manifest.values())}:
         shutil.copy(PROBE_DIR / f"{module}.py", program / "probe" / f"{module}.py")
-    for check in part:
+    for check in group:
         save(program / "inputs" / check, inputs_for(check, student))
     for root, _, files in os.walk(program):  # readable by the sandbox's user (nobody, under root), never writable
         os.chmod(root, 0o755)
@@ -311,10 +312,10 @@ def _kill(process: subprocess.Popen) -> None:
             pass
 
 
-def run_part(
-    part: tuple[str, ...], cells: list[dict[str, str]], grading: Grading, scratch: Path
+def run_group(
+    group: tuple[str, ...], cells: list[dict[str, str]], grading: Grading, scratch: Path
 ) -> dict[str, WorkerOutcome]:
-    """Run one part's probes in sandboxed workers, retrying crashes in fresh workers; return each check's outcome.
+    """Run one group's probes in sandboxed workers, retrying crashes in fresh workers; return each check's outcome.
 
     A check whose worker stalled, spent its CPU budget or broke its report's format costs the student at once; one
     whose worker ended by itself costs it after ``grading.attempts`` such ends (a kill from outside happens once);
@@ -322,7 +323,7 @@ def run_part(
     control in ``verify``.
     """
     try:
-        program, workdir = prepare(scratch / part[0], part, cells, grading.helpers, grading.student)
+        program, workdir = prepare(scratch / group[0], group, cells, grading.helpers, grading.student)
     except OSError as error:
         raise GraderFault(f"could not prepare the worker's folder in {scratch} ({error})") from error
     box = sandbox.Sandbox(
@@ -337,14 +338,14 @@ def run_part(
     outcomes: dict[str, WorkerOutcome] = {}
     crashes: dict[str | None, int] = {}
     failed_starts = 0
-    while len(outcomes) < len(part):
-        remaining = [check for check in part if check not in outcomes]
+    while len(outcomes) < len(group):
+        remaining = [check for check in group if check not in outcomes]
         if not grading.isolated:  # without a sandbox the working folder is the host's: start each worker afresh
             shutil.rmtree(workdir, ignore_errors=True)
             workdir.mkdir()
         box.prepare()
-        gate = inputs_for(part[0], grading.student) if registry.check(part[0]).slow else None
-        run = run_worker(box, program, remaining, grading.budget.cpu(part), grading.budget, gate)
+        gate = inputs_for(group[0], grading.student) if registry.check(group[0]).slow else None
+        run = run_worker(box, program, remaining, grading.budget.cpu(group), grading.budget, gate)
         if run.stopped == "wall":
             raise GraderFault(f"a sandboxed worker {run.reason}: this machine is too busy to grade now")
         if not run.report.started:
@@ -353,19 +354,19 @@ def run_part(
                 raise GraderFault(f"the sandboxed worker could not start ({run.reason})")
             continue
         if run.speed is not None and run.speed["too_slow_at"] is not None:  # stopped from outside: too slow
-            outcomes[part[0]] = WorkerOutcome(measured=run.speed)
+            outcomes[group[0]] = WorkerOutcome(measured=run.speed)
             continue
         running = _collect(remaining, run.report, outcomes)
-        if run.speed is not None and part[0] in outcomes and not outcomes[part[0]].crash:
+        if run.speed is not None and group[0] in outcomes and not outcomes[group[0]].crash:
             # the trusted side's numbers, whatever the worker recorded
-            outcomes[part[0]] = dataclasses.replace(outcomes[part[0]], measured=run.speed)
+            outcomes[group[0]] = dataclasses.replace(outcomes[group[0]], measured=run.speed)
         if running == "":  # every check read has its outcome; the rest run in a fresh worker
             continue
         crashes[running] = crashes.get(running, 0) + 1
         how = "spoiled" if run.report.spoiled else run.stopped
         attempts = 1 if how else grading.attempts
         if crashes[running] >= attempts:
-            reason = _why(run, grading.budget, grading.budget.cpu(part))
+            reason = _why(run, grading.budget, grading.budget.cpu(group))
             where = _while(running, run.report, reason)
             for check in [running] if running else remaining:
                 outcomes[check] = crash(where, attempts, how)
