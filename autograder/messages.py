@@ -61,11 +61,6 @@ LINEAR_KEEP_DTYPE = text(
     en="a cast (astype, np.float32, ...) changed the precision; keep the dtype of x and of the parameters",
     zh="类型转换（astype、np.float32 等）改变了精度；请保持 x 和参数的 dtype",
 )
-LINEAR_GIVEN = text(
-    "linear.given_init",
-    en="Linear.__init__ is given code: keep W of shape (in_features, out_features) and b of shape (out_features,)",
-    zh="Linear.__init__ 是给定的代码：保持 W 的形状为 (in_features, out_features)，b 的形状为 (out_features,)",
-)
 
 # --------------------------------------------------------------------------------------------- ReLU
 

@@ -6,16 +6,18 @@ from __future__ import annotations
 from types import SimpleNamespace
 
 import nn_messages as say
+import nn_public_data
 import numpy as np
 import pytest
 
+import nn_public
 from autograder.probe import gate as probe_gate
 from autograder.probe import linear as probe_linear
 from autograder.probe import mlp as probe_mlp
 from autograder.probe.run import probe_function
 from nn_checks import check_within, worst_difference
-from nn_core import Module
-from nn_diagnosis import check_sgd
+from nn_core import Module, Parameter
+from nn_diagnosis import LINEAR_DB, LINEAR_DW, LINEAR_DX, check_sgd
 
 
 def test_an_sgd_that_replaces_the_parameters_is_told_so() -> None:
@@ -76,3 +78,38 @@ def test_the_loss_bands_error_is_relative_to_the_larger_of_the_value_and_the_ans
     check_within("loss", np.array(2.0), np.array(1.0), np.array(1.0), np.array(1.0), tolerance=0.6)
     with pytest.raises(AssertionError):
         check_within("loss", np.array(2.0), np.array(1.0), np.array(1.0), np.array(1.0), tolerance=0.4)
+
+
+class _AveragedBias(Module):
+    """A Linear whose backward averages db over the batch (the mistake ``DB_MEAN`` names, from the upstream's B)."""
+
+    def __init__(self, W: np.ndarray, b: np.ndarray) -> None:
+        super().__init__()
+        self.W, self.b = Parameter(W, dtype=np.float64), Parameter(b, dtype=np.float64)
+
+    def forward(self, x: np.ndarray) -> np.ndarray:
+        self.ctx["x"] = x
+        return x @ self.W + self.b
+
+    def backward(self, grad: np.ndarray) -> np.ndarray:
+        self.W.grad, self.b.grad = self.ctx["x"].T @ grad, grad.mean(axis=0)
+        return grad @ self.W.T
+
+
+def test_the_public_finite_difference_check_hands_the_upstream_to_the_suspects() -> None:
+    """The cause of an averaged db is found from the upstream's batch size: ``check_gradients`` must pass it on."""
+    case = nn_public_data.LINEAR["fd"]
+    layer = _AveragedBias(case["W"], case["b"])
+    with pytest.raises(AssertionError) as failed:
+        nn_public.check_gradients(
+            layer,
+            case["x"].copy(),
+            case["g"].copy(),
+            case["dx"],
+            [("W", layer.W, case["dW"]), ("b", layer.b, case["db"])],
+            quantities=(LINEAR_DX, LINEAR_DW, LINEAR_DB),
+            W=case["W"],
+            b=case["b"],
+            **case["mistakes"],
+        )
+    assert failed.value.failure.cause == say.DB_MEAN, failed.value.failure

@@ -135,3 +135,15 @@ def test_a_cast_in_relu_backward_is_told_to_keep_the_dtype(secret: str) -> None:
     with grading.secret(secret):
         lost = grading.grade(grading.namespace(grading.catalogue_code(edits), "<cast>"))
     assert set(lost) == {"relu_backward"} and "keep the dtype of the input" in lost["relu_backward"], lost
+
+
+def test_the_public_linear_check_names_the_given_init_when_b_is_made_2d() -> None:
+    """The hidden checks refuse a b of shape (1, D_out) from the given ``__init__``; the public check did not look."""
+    edit = Edit(
+        "linear", "self.b = Parameter(np.zeros(out_features))", "self.b = Parameter(np.zeros((1, out_features)))"
+    )
+    Linear = grading.namespace(grading.catalogue_code((edit,)), "<public>")["Linear"]
+    with pytest.raises(CheckFailed) as failed:
+        nn_public.check_linear(Linear)
+    assert failed.value.failure.cause is not None and failed.value.failure.cause.id == "linear.given_init"
+    assert "expected shape (2,), got shape (1, 2)" in str(failed.value), failed.value

@@ -20,6 +20,10 @@ from autograder.judge import public_data, reference
 from nn_checks import worst_difference
 
 GENERATED = public_data.data()
+ULPS = 1e-13
+"""Floats agree to a few units in the last place, not bit for bit: NumPy's vectorised exp and log round the last bit
+differently on CPUs with and without AVX-512, so data written on one machine differs by an ulp on another. A stale
+file differs far more (any change of an input or a mistake)."""
 
 
 def _same(stored: Any, computed: Any, where: str) -> None:
@@ -33,7 +37,13 @@ def _same(stored: Any, computed: Any, where: str) -> None:
             _same(s, c, f"{where}[{i}]")
     elif isinstance(computed, np.ndarray):
         assert isinstance(stored, np.ndarray) and stored.dtype == computed.dtype, where
-        assert np.array_equal(stored, computed), where
+        assert np.shape(stored) == np.shape(computed), where
+        if np.issubdtype(computed.dtype, np.floating):
+            assert np.allclose(stored, computed, rtol=ULPS, atol=0.0, equal_nan=True), where
+        else:
+            assert np.array_equal(stored, computed), where
+    elif isinstance(computed, float):
+        assert type(stored) is float and np.isclose(stored, computed, rtol=ULPS, atol=0.0, equal_nan=True), where
     else:
         assert stored == computed and type(stored) is type(computed), where
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 import numpy as np
-from nn_messages import GRAD_NOT_SET, PART_OF, Text
+from nn_messages import GRAD_NOT_SET, LINEAR_GIVEN, PART_OF, Text
 
 from autograder.judge import reference, suspects
 from autograder.judge.common import VALUE_TOLERANCE, got, judge_cases, recorded
@@ -13,7 +13,6 @@ from autograder.messages import (
     GRAD_AFTER_BACKWARD,
     LINEAR_FLOAT32_LAYER,
     LINEAR_FLOAT64,
-    LINEAR_GIVEN,
     LINEAR_KEEP_DTYPE,
     RETURNED_DX,
     WITH_X_SHAPE,

@@ -406,6 +406,14 @@ IT_CHANGED = message("it_changed", en="it changed", zh="被修改过的 .grad")
 # --- likely causes: each names one mistake, and is counted by its id in the class report
 
 
+LINEAR_GIVEN = text(  # the public and the hidden Linear checks
+    "linear.given_init",
+    en="Linear.__init__ is given code: keep W of shape (in_features, out_features) and b of shape (out_features,)",
+    zh="Linear.__init__ 是给定的代码：保持 W 的形状为 (in_features, out_features)，b 的形状为 (out_features,)",
+)
+"""A W or b of another shape than the given ``__init__`` makes."""
+
+
 def cause(id: str, en: str, zh: str) -> Text:
     """A likely cause (a message without fields), as the ``Text`` the checks name."""
     return text(f"cause.{id}", en=en, zh=zh)

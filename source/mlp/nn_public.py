@@ -99,6 +99,8 @@ def check_linear(Linear: type) -> None:
     """A worked example, the graded properties (float64, B = 1, latest forward, inputs kept), finite differences."""
     case = data.LINEAR["example"]
     layer = Linear(3, 2)
+    check_shape("Linear(3, 2).W", layer.W, (3, 2), say.LINEAR_GIVEN)
+    check_shape("Linear(3, 2).b", layer.b, (2,), say.LINEAR_GIVEN)
     layer.W[...] = case["W"]
     layer.b[...] = case["b"]
     x, g = case["x"].copy(), case["g"].copy()
