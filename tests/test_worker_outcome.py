@@ -66,3 +66,13 @@ def test_a_missing_class_keeps_only_the_registrys_cells_their_words_bounded() ->
     error = outcome.cell_errors["relu"]
     assert error == CellError("ValueError", error.message) and len(error.message) <= 300
     assert "\n" not in outcome.missing_class and len(outcome.missing_class) <= 300
+
+
+def test_the_grade_command_imports_before_the_course_helpers_are_importable(tmp_path: Path) -> None:
+    """``grading.prepare`` puts the course's helpers on the path, so nothing the grade command imports may need them
+    at import time (the outcome's failure check imports them when a record is read)."""
+    import subprocess
+
+    code = "import autograder.cli.grade, autograder.grading.workers, autograder.judge.outcome"
+    done = subprocess.run([sys.executable, "-I", "-c", code], capture_output=True, text=True, cwd=tmp_path)
+    assert done.returncode == 0, done.stderr[-500:]

@@ -15,7 +15,6 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from autograder import registry
-from autograder.judge.common import recorded_failure
 from autograder.student_text import student_text
 
 if TYPE_CHECKING:  # the course's helpers are importable once the grading is prepared (``grading.prepare``)
@@ -48,6 +47,8 @@ class WorkerOutcome:
         if not isinstance(data, Mapping):
             raise ValueError(f"not a recorded outcome: {str(data)[:80]!r}")
         if "stopped" in data:
+            from autograder.judge.common import recorded_failure  # needs the course's helpers (``grading.prepare``)
+
             return WorkerOutcome(failure=recorded_failure(data["stopped"]))
         if "missing_class" in data:
             return WorkerOutcome(
