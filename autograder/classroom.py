@@ -10,6 +10,8 @@ import sys
 from dataclasses import dataclass
 from pathlib import Path
 
+from autograder.cell_ids import check_named, grade_id
+
 ASSIGNMENT = "mlp"
 NOTEBOOK = "mlp.ipynb"
 REPO = Path(__file__).resolve().parents[1]
@@ -68,7 +70,8 @@ def cell_grades(course: Path) -> dict[str, dict[str, CellGrade]]:
             grades[submission.student.id] = {
                 grade.name: CellGrade(float(grade.score), float(grade.max_score))
                 for grade in notebook.grades
-                if grade.cell.cell_type == "code" and grade.name.startswith("test_")  # not the 0-point public checks
+                # not the 0-point public checks
+                if grade.cell.cell_type == "code" and check_named(grade.name) is not None
             }
     return grades
 
@@ -83,7 +86,7 @@ class Edit:
 def apply_edits(notebook_text: str, edits: tuple[Edit, ...]) -> str:
     """Return the notebook with every edit applied; raise if an edit's text is not found exactly once."""
     notebook = json.loads(notebook_text)
-    cells = {cell.get("metadata", {}).get("nbgrader", {}).get("grade_id"): cell for cell in notebook["cells"]}
+    cells = {grade_id(cell): cell for cell in notebook["cells"]}
     for edit in edits:
         if edit.cell not in cells:
             raise ValueError(f"no cell with grade_id {edit.cell!r} in the notebook")

@@ -18,6 +18,8 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
+from autograder.cell_ids import test_cell
+
 SETUP_CELL = "setup"
 """The locked cell every answer cell runs after (imports, the course's base classes)."""
 
@@ -42,7 +44,7 @@ class Check:
     @property
     def cell(self) -> str:
         """grade_id of the hidden test cell."""
-        return f"test_{self.name}"
+        return test_cell(self.name)
 
     @property
     def answer_cell(self) -> str:
@@ -140,7 +142,7 @@ def worker_groups() -> tuple[tuple[str, ...], ...]:
     each other probe module together, each slow check alone.
 
     A worker's start-up costs about as much as all fast probes together; a crash still costs only the check that
-    was running (``grading.workers.run_part``). The MLP probes hold correct stand-in layers, so they never share a
+    was running (``grading.workers.run_group``). The MLP probes hold correct stand-in layers, so they never share a
     process with the checks of the layers themselves: a worker holds nothing a student could call for a right answer.
     """
     workers: dict[str, list[str]] = {}

@@ -122,7 +122,7 @@ class KitGrading(LoggingConfigurable):
     ).tag(config=True)
     worker_checks_cpu_seconds = Integer(
         120,
-        help="CPU seconds the worker of the small parts may use, all its processes together (a correct "
+        help="CPU seconds the worker of a group of small checks may use, all its processes together (a correct "
         "solution needs about 3); measured from outside the sandbox, so student code cannot dodge it. "
         "Reaching it costs the check that was running.",
     ).tag(config=True)

@@ -4,10 +4,11 @@ The grader writes each verdict into its test cell as a ``display_data`` output o
 output that makes nbgrader give the cell 0 points): the feedback, the grade command's summary and the class report
 read these fields, never the rendered message. ``Failure`` and ``Text`` are the course helpers' (``nn_messages``).
 
-A verdict is read only where the grader writes one: the output of a hidden test cell (``test_<check>``) naming that
-check. An output of type ``MIME`` anywhere else is a student's (``display`` can emit any type) and is never read; the
-grader drops such outputs after execution (``autograder.preprocessors.sanitize.DropForgedVerdicts``). One that cannot
-be read raises ``Unreadable``: the grader's fault for that cell, which its readers show as such.
+A verdict is read only where the grader writes one: the output of a hidden test cell (``test_<check>``:
+``autograder.cell_ids``) naming that check. An output of type ``MIME`` anywhere else is a student's (``display`` can
+emit any type) and is never read; the grader drops such outputs after execution
+(``autograder.preprocessors.sanitize.DropForgedVerdicts``). One that cannot be read raises ``Unreadable``: the
+grader's fault for that cell, which its readers show as such.
 """
 
 from __future__ import annotations
@@ -18,13 +19,13 @@ from typing import TYPE_CHECKING, Any
 
 from nbformat import NotebookNode
 
+from autograder.cell_ids import check_of
+
 if TYPE_CHECKING:  # the course's helpers: importable once the release folder is known (``grading.prepare``)
     from nn_messages import Failure, Text
 
 MIME = "application/vnd.dl-notes-kit.verdict+json"
 """The media type of a verdict in a notebook output (nbconvert's HTML shows no output of an unknown type)."""
-TEST_PREFIX = "test_"
-"""A hidden test cell's grade_id is this prefix and its check's name."""
 
 
 class Unreadable(ValueError):
@@ -89,14 +90,6 @@ class Verdict:
         return NotebookNode(output_type="display_data", metadata={}, data={MIME: self.to_data()})
 
 
-def check_of(cell: Mapping[str, Any]) -> str | None:
-    """The check a hidden test cell decides (its grade_id is ``test_<check>``), or None for any other cell."""
-    grade_id = (cell.get("metadata") or {}).get("nbgrader", {}).get("grade_id") or ""
-    if cell.get("cell_type") != "code" or not isinstance(grade_id, str) or not grade_id.startswith(TEST_PREFIX):
-        return None
-    return grade_id[len(TEST_PREFIX) :]
-
-
 def is_verdict(output: Mapping[str, Any]) -> bool:
     """Whether ``output`` has the verdict's media type (the grader's, or a student's forgery of it)."""
     data = output.get("data")
@@ -123,16 +116,3 @@ def read(cell: Mapping[str, Any]) -> Verdict | None:
     if result.check != check:
         raise Unreadable(f"{check}: the verdict names another check, {result.check!r}")
     return result
-
-
-def verdicts(notebook: Mapping[str, Any]) -> dict[str, Verdict]:
-    """Every readable verdict of a graded notebook, by check name, in notebook order."""
-    found = {}
-    for cell in notebook.get("cells", []):
-        try:
-            verdict = read(cell)
-        except Unreadable:
-            continue
-        if verdict is not None:
-            found[verdict.check] = verdict
-    return found

@@ -5,7 +5,7 @@ Usage (MNIST_DIR must point at the four MNIST .gz files)::
     .venv/bin/python benchmarks/gate_load.py [--busy 4] [--repeats 1] [--variants reference einsum64 ...]
 
 Each submission variant is the reference solution with a few edits (the catalogue's and the speed tests'); each
-gate runs as in grading: the gate's worker in the sandbox (``workers.run_part``), watched from outside, its CPU time
+gate runs as in grading: the gate's worker in the sandbox (``workers.run_group``), watched from outside, its CPU time
 set against the grader's own training run beside it (``autograder.grading.pace``), then judged. First on the idle
 machine, then with ``--busy`` processes spinning (``while True: pass``, each ending by itself after
 ``--busy-seconds`` and killed when the loaded runs are done). The table gives each gate's verdicts, wall and CPU
@@ -74,10 +74,10 @@ def one_gate(name: str) -> dict[str, Any]:
     grading = workers.Grading(helpers=REPO / "release" / "mlp", mnist=Path(os.environ["MNIST_DIR"]).resolve())
     wall = time.perf_counter()
     with tempfile.TemporaryDirectory() as scratch:
-        outcome = workers.run_part(("mnist_accuracy",), cells, grading, Path(scratch))["mnist_accuracy"]
+        outcome = workers.run_group(("mnist_accuracy",), cells, grading, Path(scratch))["mnist_accuracy"]
     wall = time.perf_counter() - wall
     verdict = verify._judge("mnist_accuracy", outcome)
-    measured = outcome.get("measured") or {}
+    measured = outcome.measured or {}
     times = speed_of(measured)[0] if measured else None
     return {
         "passed": verdict.passed,

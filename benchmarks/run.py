@@ -259,6 +259,7 @@ def measure_gate(ref: SimpleNamespace, data, settings: Settings) -> list[Row]:
     measures accuracy."""
     from autograder.judge.checks import judge
     from autograder.judge.inputs import inputs_for
+    from autograder.judge.outcome import WorkerOutcome
     from autograder.probe.gate import mnist_accuracy
 
     inputs = inputs_for("mnist_accuracy")
@@ -271,7 +272,7 @@ def measure_gate(ref: SimpleNamespace, data, settings: Settings) -> list[Row]:
         records = mnist_accuracy(ref.MLP, inputs)
         training.append(records[0].get("seconds", float("nan")))
         try:
-            verdicts.append(judge("mnist_accuracy", inputs, {"records": records}))
+            verdicts.append(judge("mnist_accuracy", inputs, WorkerOutcome(records=records)))
         except AssertionError as failure:
             verdicts.append(str(failure).splitlines()[0])
         return time.perf_counter() - start

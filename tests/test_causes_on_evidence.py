@@ -24,6 +24,7 @@ import nn_public  # noqa: E402
 from autograder.classroom import Edit  # noqa: E402
 from autograder.judge import gate as judge_gate  # noqa: E402
 from autograder.judge.checks import judge, run_here  # noqa: E402
+from autograder.judge.outcome import WorkerOutcome  # noqa: E402
 from autograder.probe import gate as probe_gate  # noqa: E402
 from nn_checks import check_array, check_close, check_within  # noqa: E402
 from nn_core import Module, Parameter  # noqa: E402
@@ -231,7 +232,7 @@ def _fabricated(**extra: Any) -> str:
         **extra,
     }
     with pytest.raises(CheckFailed) as failed:
-        judge("mnist_accuracy", inputs, {"records": [record], "measured": MEASURED})
+        judge("mnist_accuracy", inputs, WorkerOutcome(records=[record], measured=MEASURED))
     return str(failed.value)
 
 
@@ -330,7 +331,7 @@ def test_the_gates_cause_for_a_low_accuracy_depends_on_how_low(
         "trained": [np.array(a) for a in inputs["init"]],
     }
     with pytest.raises(CheckFailed) as failed:
-        judge("mnist_accuracy", inputs, {"records": [record], "measured": MEASURED})
+        judge("mnist_accuracy", inputs, WorkerOutcome(records=[record], measured=MEASURED))
     message = str(failed.value)
     assert f"Likely cause: {words}" in message, message
     if accuracy < 0.9:

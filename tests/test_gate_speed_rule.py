@@ -24,6 +24,7 @@ from autograder.judge import gate as gate_judge  # noqa: E402
 from autograder.judge import gate_reference  # noqa: E402
 from autograder.judge.checks import judge  # noqa: E402
 from autograder.judge.inputs import inputs_for  # noqa: E402
+from autograder.judge.outcome import WorkerOutcome  # noqa: E402
 from autograder.probe import gate  # noqa: E402
 from autograder.probe.core import CheckTimeout  # noqa: E402
 from autograder.probe.run import load_answer  # noqa: E402
@@ -100,7 +101,7 @@ def run_gate(MLP: type, inputs: dict[str, Any], times: float = 2.0) -> tuple[str
     records = gate.mnist_accuracy(MLP, inputs)
     steps = len(inputs["learning_rates"]) * -(-len(inputs["orders"][0]) // inputs["batch"])
     measured = {"cpu": times * (0.2 + steps * 0.001), "steps": steps, "pace_setup": 0.2, "pace_step": 0.001}
-    outcome = {"records": records, "measured": {**measured, "pace_chunks": 3, "too_slow_at": None}}
+    outcome = WorkerOutcome(records=records, measured={**measured, "pace_chunks": 3, "too_slow_at": None})
     try:
         return str(judge("mnist_accuracy", inputs, outcome) or ""), records[0]
     except AssertionError as failure:
@@ -189,7 +190,7 @@ def test_the_distance_is_measured_from_the_judges_own_training(monkeypatch: pyte
     moved = {**inputs, "init": [a[::-1].copy() for a in inputs["init"]]}
     measured = {"cpu": 1.0, "steps": 40, "pace_setup": 0.2, "pace_step": 0.01, "pace_chunks": 3, "too_slow_at": None}
     with pytest.raises(AssertionError, match="expected the trained W1 and W2 within 25%"):
-        judge("mnist_accuracy", moved, {"records": [record], "measured": measured})
+        judge("mnist_accuracy", moved, WorkerOutcome(records=[record], measured=measured))
     assert gate_reference.MAX_DISTANCE == 0.25
 
 

@@ -40,7 +40,7 @@ def test_a_stage_crosses_as_data_and_is_logged_once_per_change(
     assert log[0].endswith("MNIST gate: loading MNIST and the student's MLP")
     assert re.fullmatch(r"\[kit\] \d\d:\d\d:\d\d MNIST gate: training, step 350 of 1875 \(19 %\)", log[1])
     assert log[2].endswith("hidden checks, worker 2 of 3 (mlp_forward ...)")
-    record.write_text('{"id": "<script>", "done": 1, "total": 2, "part": ""}')
+    record.write_text('{"id": "<script>", "done": 1, "total": 2, "checks": ""}')
     assert stage.Stage.read(record) is None  # only a known stage is shown
     record.write_text("not json")
     assert stage.Stage.read(record) is None

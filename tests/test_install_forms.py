@@ -35,7 +35,7 @@ def _find_grader():
         except (ImportError, ValueError):
             found = None
         if found is not None and found.origin is not None and os.path.exists(found.origin):
-            os._exit(42)  # the grader is reachable: the worker ends, and every check of the part fails
+            os._exit(42)  # the grader is reachable: the worker ends, and every check of the group fails
 _found = _find_grader()
 """
 RUN = """
@@ -51,7 +51,7 @@ text = apply_edits((Path(sys.argv[1]) / "solutions/mlp/mlp.ipynb").read_text(),
                    (Edit("relu", "class ReLU(Module):", sys.argv[3] + "\\nclass ReLU(Module):"),))
 cells = verify.answer_cells(nbformat.reads(text, as_version=4))
 grading = workers.Grading(helpers=Path(sys.argv[1]) / "release" / "mlp", mnist=None)
-outcomes = workers.run_part(registry.worker_groups()[0], cells, grading, Path(sys.argv[2]))
+outcomes = workers.run_group(registry.worker_groups()[0], cells, grading, Path(sys.argv[2]))
 print(json.dumps({"grader": autograder.__file__,
                   "passed": {c: verify._judge(c, o).passed for c, o in outcomes.items()}}))
 """

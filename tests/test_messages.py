@@ -30,6 +30,7 @@ import nn_diagnosis  # noqa: E402, F401 - declares the helpers' messages
 import nn_public  # noqa: E402, F401
 from autograder.judge.checks import judge  # noqa: E402
 from autograder.judge.common import got, judge_cases, recorded_failure  # noqa: E402
+from autograder.judge.outcome import WorkerOutcome  # noqa: E402
 from autograder.judge.records import decode_record  # noqa: E402
 from autograder.probe.core import CheckTimeout, encode, time_limit  # noqa: E402
 
@@ -237,7 +238,7 @@ def test_a_probe_timeout_is_recorded_as_data_and_judged_the_same() -> None:
     )
     # through the worker's record format, read as the grader reads it
     recorded = decode_record(*encode({"stopped": failure.to_data()}), Path("stopped"))
-    judged = _failure(lambda: judge("linear_forward", {}, recorded))
+    judged = _failure(lambda: judge("linear_forward", {}, WorkerOutcome.from_record(recorded)))
     assert judged == failure and judged.render("zh") != english
     assert json.loads(json.dumps(failure.to_data())) == failure.to_data()
 
@@ -260,7 +261,7 @@ def test_a_forged_recorded_failure_is_refused_not_rendered(forged: Any) -> None:
     with pytest.raises(ValueError):
         recorded_failure(forged)
     with pytest.raises(ValueError):
-        judge("linear_forward", {}, {"stopped": forged})
+        WorkerOutcome.from_record({"stopped": forged})
 
 
 def test_a_missing_class_names_the_cells_that_raised_as_its_cause() -> None:
@@ -268,14 +269,18 @@ def test_a_missing_class_names_the_cells_that_raised_as_its_cause() -> None:
         "linear": {"raised": "NameError", "message": "name 'np2' is not defined"},
         "relu": {"raised": "ValueError", "message": "boom"},
     }
-    failure = _failure(lambda: judge("linear_forward", {}, {"missing_class": "Linear", "cell_errors": errors}))
+    failure = _failure(
+        lambda: judge(
+            "linear_forward", {}, WorkerOutcome.from_record({"missing_class": "Linear", "cell_errors": errors})
+        )
+    )
     assert str(failure) == (
         "Linear: expected the class from its answer cell, but it is not defined.\n"
         "  Likely cause: cell 'linear' raised NameError: name 'np2' is not defined; "
         "cell 'relu' raised ValueError: boom."
     )
     assert failure.render("zh").startswith("Linear：这个类应由它的答案单元格定义")
-    deleted = _failure(lambda: judge("linear_forward", {}, {"missing_class": "Linear"}))
+    deleted = _failure(lambda: judge("linear_forward", {}, WorkerOutcome.from_record({"missing_class": "Linear"})))
     assert deleted.cause == autograder.messages.CELL_DELETED
 
 

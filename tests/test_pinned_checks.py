@@ -24,6 +24,7 @@ from autograder.judge import gate as mnist_gate  # noqa: E402
 from autograder.judge import gate_reference  # noqa: E402
 from autograder.judge.checks import judge  # noqa: E402
 from autograder.judge.inputs import inputs_for  # noqa: E402
+from autograder.judge.outcome import WorkerOutcome  # noqa: E402
 from catalogue.mistakes import MISTAKES  # noqa: E402
 
 SECRETS = grading.SECRETS[:2]
@@ -348,7 +349,7 @@ def _gate_verdict(
         **record_extra,
     }
     try:
-        return str(judge("mnist_accuracy", inputs, {"records": [record], "measured": measured}) or "")
+        return str(judge("mnist_accuracy", inputs, WorkerOutcome(records=[record], measured=measured)) or "")
     except AssertionError as failure:
         return f"FAILED: {failure}"
 

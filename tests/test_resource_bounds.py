@@ -169,14 +169,12 @@ def test_the_memory_bound_reaches_the_workers_and_says_what_it_is() -> None:
 
 @pytest.mark.parametrize("how", ["idle", "memory"])
 def test_a_stop_costs_the_check_with_its_own_message(how: str) -> None:
-    from nn_messages import Failure
-
     from autograder.judge.records import WorkerReport
 
     run = workers.WorkerRun(WorkerReport(started=True), how, "")
     outcome = workers.crash(workers._why(run, workers.WorkerBudget(), 1.0), 1, how)
-    said = str(Failure.from_data(outcome["stopped"]))
-    assert outcome["crash"]  # a crash: verify's control runs the course's solution before the student is charged
+    said = str(outcome.failure)
+    assert outcome.crash  # a crash: verify's control runs the course's solution before the student is charged
     assert {"idle": "waiting rather than computing", "memory": "2048 MiB of memory"}[how] in said
 
 

@@ -20,6 +20,7 @@ from autograder import registry, sandbox
 from autograder.classroom import Edit, apply_edits
 from autograder.faults import GraderFault
 from autograder.grading import verify, workers
+from autograder.judge.outcome import WorkerOutcome
 from gradingkit import MNIST, grade, graded_notebook_text, make_course, totals
 
 pytestmark = pytest.mark.slow  # starts sandboxed workers
@@ -102,19 +103,17 @@ def _forward(code: str) -> Edit:
     return Edit("relu", RELU_FORWARD, f"{code}        {RELU_FORWARD}")
 
 
-def _said(outcome: dict) -> str:
-    from nn_messages import Failure
-
-    return str(Failure.from_data(outcome["stopped"]))
+def _said(outcome: WorkerOutcome) -> str:
+    return str(outcome.failure)
 
 
-def _run(tmp_path: Path, budget: workers.WorkerBudget, *edits: Edit) -> tuple[dict[str, dict], float]:
+def _run(tmp_path: Path, budget: workers.WorkerBudget, *edits: Edit) -> tuple[dict[str, WorkerOutcome], float]:
     start = time.monotonic()
-    outcomes = workers.run_part(LAYERS, _cells(*edits), _grading(budget), tmp_path)
+    outcomes = workers.run_group(LAYERS, _cells(*edits), _grading(budget), tmp_path)
     return outcomes, time.monotonic() - start
 
 
-def _judged(outcomes: dict[str, dict]) -> dict[str, bool]:
+def _judged(outcomes: dict[str, WorkerOutcome]) -> dict[str, bool]:
     return {check: verify._judge(check, outcome).passed for check, outcome in outcomes.items()}
 
 

@@ -167,13 +167,12 @@ def test_a_crash_message_says_how_often_the_worker_was_tried_in_english_and_chin
     attempts: int,
 ) -> None:
     sys.path.insert(0, str(REPO / "source" / "mlp"))
-    from nn_messages import Failure
-
     from autograder import messages
     from autograder.grading.workers import crash as _crash
 
     reason = messages.WHILE_CHECK(reason=messages.WORKER_EXIT(status=1))
-    failure = Failure.from_data(_crash(reason, attempts)["stopped"])
+    failure = _crash(reason, attempts).failure
+    assert failure is not None
     assert ("twice" if attempts == 2 else f"{attempts} times in a row") in str(failure)
     assert "ended with exit status 1 while running this check" in str(failure)
     chinese = failure.render("zh")

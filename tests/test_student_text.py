@@ -28,6 +28,7 @@ from autograder.exporters.summary import _error_of  # noqa: E402
 from autograder.grading.summary import summary_lines  # noqa: E402
 from autograder.judge.checks import judge, run_here  # noqa: E402
 from autograder.judge.inputs import inputs_for  # noqa: E402
+from autograder.judge.outcome import WorkerOutcome  # noqa: E402
 from autograder.judge.records import decode_record  # noqa: E402
 from autograder.probe.core import encode  # noqa: E402
 from autograder.report.aggregate import summarize  # noqa: E402
@@ -162,11 +163,12 @@ def test_a_record_read_from_a_worker_has_every_string_capped() -> None:
         _harmless(text)
 
 
-def _failure(check: str, outcome: dict[str, Any]) -> Failure:
+def _failure(check: str, record: dict[str, Any]) -> Failure:
+    """The failure of ``check`` judged on what a worker recorded, read as grading reads it."""
     with grading.secret(SECRET):
         inputs = inputs_for(check, "mallory")
         with pytest.raises(CheckFailed) as failed:
-            judge(check, inputs, outcome)
+            judge(check, inputs, WorkerOutcome.from_record(record))
     return failed.value.failure
 
 

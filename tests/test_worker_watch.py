@@ -1,6 +1,6 @@
 """A stuck submission costs seconds of a worker, not an hour: workers are watched from outside their sandbox.
 
-Each test runs the layer checks' worker (``workers.run_part``) in the real sandbox on the reference solution with one
+Each test runs the layer checks' worker (``workers.run_group``) in the real sandbox on the reference solution with one
 change, with a short stall window and CPU budget, and checks what each check's outcome is and how long it took.
 """
 
@@ -16,6 +16,7 @@ import pytest
 from autograder import registry, sandbox
 from autograder.classroom import Edit, apply_edits
 from autograder.grading import verify, workers
+from autograder.judge.outcome import WorkerOutcome
 
 pytestmark = pytest.mark.slow  # starts sandboxed workers
 
@@ -30,11 +31,9 @@ def _secret(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("MLP_GRADER_SECRET", "worker-watch")
 
 
-def _said(outcome: dict) -> str:
+def _said(outcome: WorkerOutcome) -> str:
     """The failure a worker's end gave a check, in English."""
-    from nn_messages import Failure
-
-    return str(Failure.from_data(outcome["stopped"]))
+    return str(outcome.failure)
 
 
 def _cells(*edits: Edit) -> list[dict[str, str]]:
@@ -42,16 +41,16 @@ def _cells(*edits: Edit) -> list[dict[str, str]]:
     return verify.answer_cells(nbformat.reads(text, as_version=4))
 
 
-def _run(tmp_path: Path, *edits: Edit) -> tuple[dict[str, dict], float]:
+def _run(tmp_path: Path, *edits: Edit) -> tuple[dict[str, WorkerOutcome], float]:
     grading = workers.Grading(
         helpers=REPO / "release" / "mlp", mnist=None, limits=sandbox.Limits(), attempts=2, budget=BUDGET
     )
     start = time.monotonic()
-    outcomes = workers.run_part(LAYERS, _cells(*edits), grading, tmp_path)
+    outcomes = workers.run_group(LAYERS, _cells(*edits), grading, tmp_path)
     return outcomes, time.monotonic() - start
 
 
-def _judged(outcomes: dict[str, dict]) -> dict[str, bool]:
+def _judged(outcomes: dict[str, WorkerOutcome]) -> dict[str, bool]:
     return {check: verify._judge(check, outcome).passed for check, outcome in outcomes.items()}
 
 

@@ -37,6 +37,7 @@ import tokenize
 from dataclasses import dataclass
 from pathlib import Path
 
+from autograder.cell_ids import nbgrader
 from autograder.cli import points_table, wordings
 
 REPO = Path(__file__).resolve().parents[2]
@@ -257,7 +258,7 @@ def code_problems(cells: list[dict], language: str) -> list[str]:
     for number, cell in enumerate(cells):
         if cell["cell_type"] != "code":
             continue
-        where = f"code cell {number} (id {cell['id']}, grade id {cell['metadata'].get('nbgrader', {}).get('grade_id')})"
+        where = f"code cell {number} (id {cell['id']}, grade id {nbgrader(cell).get('grade_id')})"
         found += _text_problems(where, _source(cell), table.get(cell["id"]), language)
     ids = {c["id"] for c in cells if c["cell_type"] == "code"}
     found += [f"the translation of code {i} matches no code cell of the master" for i in table if i not in ids]

@@ -18,12 +18,10 @@ import nbformat
 from nbformat import NotebookNode
 
 from autograder import registry
+from autograder.cell_ids import check_named
+from autograder.cell_ids import grade_id as grade_id_of
 
 MASTER = Path(__file__).resolve().parents[2] / "source" / "mlp" / "mlp.ipynb"
-
-
-def _grade_id(cell: NotebookNode) -> str:
-    return cell.get("metadata", {}).get("nbgrader", {}).get("grade_id", "")
 
 
 def _new_cell(check: registry.Check) -> NotebookNode:
@@ -45,8 +43,9 @@ def _new_cell(check: registry.Check) -> NotebookNode:
 
 def _part_of(grade_id: str) -> str | None:
     """The part a cell belongs to: an answer cell, its public check, or a hidden cell."""
-    if grade_id.startswith("test_") and grade_id[len("test_") :] in registry.BY_NAME:
-        return registry.check(grade_id[len("test_") :]).part
+    check = check_named(grade_id)
+    if check is not None and check in registry.BY_NAME:
+        return registry.check(check).part
     name = grade_id.removeprefix("public_")
     return name if name in registry.parts() else None
 
@@ -55,17 +54,18 @@ def synced(notebook: NotebookNode) -> NotebookNode:
     """A copy of ``notebook`` whose hidden test cells are exactly the registry's."""
     nb = nbformat.from_dict(notebook)
     wanted = {check.cell: check for check in registry.CHECKS}
-    nb.cells = [c for c in nb.cells if not _grade_id(c).startswith("test_") or _grade_id(c) in wanted]
+    nb.cells = [c for c in nb.cells if check_named(grade_id_of(c)) is None or grade_id_of(c) in wanted]
     for cell in nb.cells:
-        check = wanted.get(_grade_id(cell))
+        check = wanted.get(grade_id_of(cell))
         if check is not None:
             cell.source = registry.hidden_cell_source(check)
             cell.metadata["nbgrader"]["points"] = check.points
-    present = {_grade_id(c) for c in nb.cells}
+    present = {grade_id_of(c) for c in nb.cells}
     for check in registry.CHECKS:
         if check.cell in present:
             continue
-        at = max((i for i, c in enumerate(nb.cells) if _part_of(_grade_id(c)) == check.part), default=len(nb.cells) - 1)
+        same_part = (i for i, c in enumerate(nb.cells) if _part_of(grade_id_of(c)) == check.part)
+        at = max(same_part, default=len(nb.cells) - 1)
         nb.cells.insert(at + 1, _new_cell(check))
         present.add(check.cell)
     return nb

@@ -11,11 +11,11 @@ from __future__ import annotations
 import html
 import re
 from dataclasses import dataclass
-from typing import Any
 
 from nbformat import NotebookNode
 
 from autograder import verdict
+from autograder.cell_ids import check_named, grade_id, nbgrader
 from autograder.exporters import inline
 from autograder.student_text import student_lines, student_text
 from autograder.verdict import Verdict
@@ -76,7 +76,7 @@ def checks_of(nb: NotebookNode, language: str = "en") -> list[CheckCell]:
     """The graded cells, in notebook order (read before the outputs are rendered for reading)."""
     found = []
     for cell in nb.cells:
-        meta: dict[str, Any] = cell.get("metadata", {}).get("nbgrader", {})
+        meta = nbgrader(cell)
         if cell.cell_type != "code" or not meta.get("grade") or meta.get("solution"):
             continue
         points = float(meta.get("points", 0) or 0)
@@ -84,18 +84,18 @@ def checks_of(nb: NotebookNode, language: str = "en") -> list[CheckCell]:
         try:
             result = readable(cell, language)
         except verdict.Unreadable:
-            found.append(CheckCell(meta["grade_id"], points, float(score or 0), None, None, unreadable=True))
+            found.append(CheckCell(grade_id(cell), points, float(score or 0), None, None, unreadable=True))
             continue
         if score is None:
             score = points if result is None or result.passed else 0.0
-        found.append(CheckCell(meta["grade_id"], points, float(score), result, None if result else _error_of(cell)))
+        found.append(CheckCell(grade_id(cell), points, float(score), result, None if result else _error_of(cell)))
     return found
 
 
 def _name(cell: CheckCell) -> str:
     if cell.verdict is not None:
         return cell.verdict.check
-    return cell.grade_id.removeprefix(verdict.TEST_PREFIX) if cell.unreadable else cell.grade_id
+    return (check_named(cell.grade_id) or cell.grade_id) if cell.unreadable else cell.grade_id
 
 
 def _link(cell: CheckCell) -> str:

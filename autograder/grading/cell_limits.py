@@ -23,6 +23,8 @@ from typing import Any
 
 from nbformat import NotebookNode
 
+from autograder.cell_ids import grade_id
+
 SMALL_MESSAGES = ("status", "execute_input", "clear_output")
 OUTPUT_CHARS = 64  # what one output costs beyond its strings: about the JSON of an empty one in the notebook file
 ERRORS_AFTER_CUT = 1  # errors of a cell still kept (shortened) once its output is cut: its own exception, not a flood
@@ -30,8 +32,8 @@ ERRORS_AFTER_CUT = 1  # errors of a cell still kept (shortened) once its output 
 
 def cell_name(cell: NotebookNode | None, index: int) -> str:
     """A cell as the student knows it: its nbgrader id (the answer cell 'linear'), else its place."""
-    grade_id = (cell or {}).get("metadata", {}).get("nbgrader", {}).get("grade_id")
-    return repr(grade_id) if grade_id else f"number {index + 1}"
+    name = grade_id(cell)
+    return repr(name) if name else f"number {index + 1}"
 
 
 def error_output(name: str, text: str) -> NotebookNode:

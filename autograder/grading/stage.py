@@ -22,8 +22,8 @@ STAGE_RECORD_ENV = "KIT_STAGE_RECORD"
 """The file ``nbgrader autograde`` keeps its current stage in; the grade command sets it for each attempt."""
 STAGES = ("kernel", "checks", "gate", "control", "feedback")
 """Every stage: the notebook in the sandboxed kernel (cell ``done`` of ``total``), a group of hidden checks in a
-sandboxed worker (group ``done`` of ``total``, ``part`` its first check), the MNIST gate's training (step ``done`` of
-``total``), the course's own solution run again as the control of a suspect check (``part``), and, once graded, its
+sandboxed worker (group ``done`` of ``total``, ``checks`` its first check), the MNIST gate's training (step ``done`` of
+``total``), the course's own solution run again as the control of suspect checks (``checks``), and, once graded, its
 feedback being written (by the grade command itself)."""
 LOG_EVERY = 15.0
 """Seconds between two log lines of the same stage (the gate's training moves every few seconds)."""
@@ -36,7 +36,7 @@ class Stage:
     id: str
     done: int = 0
     total: int = 0
-    part: str = ""
+    checks: str = ""  # the group's first check, or the suspect checks of a control
 
     def __post_init__(self) -> None:
         if self.id not in STAGES:
@@ -47,28 +47,28 @@ class Stage:
         if self.id == "kernel":
             return f"notebook in the sandboxed kernel, cell {self.done} of {self.total}"
         if self.id == "checks":
-            return f"hidden checks, worker {self.done} of {self.total} ({self.part} ...)"
+            return f"hidden checks, worker {self.done} of {self.total} ({self.checks} ...)"
         if self.id == "gate":
             if not self.done:
                 return "MNIST gate: loading MNIST and the student's MLP"
             share = 100 * self.done / max(1, self.total)
             return f"MNIST gate: training, step {self.done} of {self.total} ({share:.0f} %)"
         if self.id == "control":
-            return f"control: the course's solution on {self.part} (a suspected grader fault)"
+            return f"control: the course's solution on {self.checks} (a suspected grader fault)"
         return "graded; writing its feedback (nbgrader generate_feedback)"
 
     def write(self, path: Path) -> None:
         """Replace the record at ``path`` with this stage, whole (a reader never sees half of it)."""
-        part = path.with_name(f"{path.name}.{os.getpid()}.tmp")
-        part.write_text(json.dumps(asdict(self)))
-        os.replace(part, path)
+        partial = path.with_name(f"{path.name}.{os.getpid()}.tmp")
+        partial.write_text(json.dumps(asdict(self)))
+        os.replace(partial, path)
 
     @classmethod
     def read(cls, path: Path) -> Stage | None:
         """The stage recorded in ``path``, or None if there is none (or it is not one)."""
         try:
             data = json.loads(path.read_text())
-            return cls(str(data["id"]), int(data["done"]), int(data["total"]), str(data["part"]))
+            return cls(str(data["id"]), int(data["done"]), int(data["total"]), str(data["checks"]))
         except (OSError, ValueError, KeyError, TypeError):
             return None
 
@@ -91,7 +91,7 @@ def report(stage: Stage) -> None:
     elif stage.id == "gate":
         key = (stage.id, "training" if stage.done else "loading")
     else:
-        key = (stage.id, str(stage.done), stage.part)
+        key = (stage.id, str(stage.done), stage.checks)
     now = time.monotonic()
     if key not in _logged or now - _logged[key] >= LOG_EVERY:
         _logged.clear()

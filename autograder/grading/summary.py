@@ -11,9 +11,9 @@ from __future__ import annotations
 import statistics
 from pathlib import Path
 
+from autograder.cell_ids import test_cell
 from autograder.report.aggregate import ClassSummary, causes_by_id
 from autograder.student_text import student_text
-from autograder.verdict import TEST_PREFIX
 
 
 def summary_lines(summary: ClassSummary, report: Path, most: int = 5) -> list[str]:
@@ -49,7 +49,7 @@ def summary_lines(summary: ClassSummary, report: Path, most: int = 5) -> list[st
 
 def cell(check: str) -> str:
     """A check as the instructor sees it in nbgrader (formgrader, the gradebook, the demo's table): its test cell."""
-    return f"{TEST_PREFIX}{check}"
+    return test_cell(check)
 
 
 def _feedback_line(summary: ClassSummary) -> str:

@@ -33,10 +33,12 @@ import nbformat
 from nbformat import NotebookNode
 
 from autograder import registry
+from autograder.cell_ids import grade_id
 from autograder.faults import GraderFault
 from autograder.grading import stage
-from autograder.grading.workers import Grading, run_part
+from autograder.grading.workers import Grading, run_group
 from autograder.judge.inputs import inputs_for
+from autograder.judge.outcome import WorkerOutcome
 from autograder.settings import CoursePaths
 from autograder.student_text import student_text
 from autograder.verdict import Verdict
@@ -46,13 +48,13 @@ def answer_cells(nb: NotebookNode) -> list[dict[str, str]]:
     """The setup and answer cells, in notebook order: all the code the worker runs."""
     cells = []
     for cell in nb.cells:
-        grade_id = cell.get("metadata", {}).get("nbgrader", {}).get("grade_id")
-        if cell.cell_type == "code" and grade_id in registry.answer_cells():
-            cells.append({"grade_id": grade_id, "source": cell.source})
+        name = grade_id(cell)
+        if cell.cell_type == "code" and name in registry.answer_cells():
+            cells.append({"grade_id": name, "source": cell.source})
     return cells
 
 
-def _judge(check: str, outcome: dict[str, Any], student: str = "") -> Verdict:
+def _judge(check: str, outcome: WorkerOutcome, student: str = "") -> Verdict:
     """The verdict on one check, judged on ``student``'s hidden inputs; raise ``_Unjudgeable`` if the judge itself
     failed on the record."""
     from nn_messages import CheckFailed
@@ -91,10 +93,10 @@ def verify(
     verdicts: dict[str, Verdict] = {}
     with tempfile.TemporaryDirectory(prefix="kit-verify-", dir=grading.scratch) as scratch:
         groups = registry.worker_groups()
-        for number, part in enumerate(groups, 1):
-            slow = registry.check(part[0]).slow  # the gate: its worker's watch then says the training's steps
-            stage.report(stage.Stage("gate") if slow else stage.Stage("checks", number, len(groups), part[0]))
-            outcomes = run_part(part, cells, grading, Path(scratch) / "student")
+        for number, group in enumerate(groups, 1):
+            slow = registry.check(group[0]).slow  # the gate: its worker's watch then says the training's steps
+            stage.report(stage.Stage("gate") if slow else stage.Stage("checks", number, len(groups), group[0]))
+            outcomes = run_group(group, cells, grading, Path(scratch) / "student")
             suspects: dict[str, str] = {}
             for check, outcome in outcomes.items():
                 try:
@@ -102,19 +104,19 @@ def verify(
                 except _Unjudgeable as error:
                     suspects[check] = str(error)
                     verdicts[check] = _spoiled(check, str(error))
-                if outcome.get("crash"):
+                if outcome.crash:
                     suspects[check] = str(verdicts[check].failure)
             if suspects and control is not None:
-                _control(part, suspects, control, grading, Path(scratch) / f"control-{part[0]}")
+                _control(group, suspects, control, grading, Path(scratch) / f"control-{group[0]}")
     return verdicts
 
 
 def _control(
-    part: tuple[str, ...], suspects: dict[str, str], control: list[dict[str, str]], grading: Grading, scratch: Path
+    group: tuple[str, ...], suspects: dict[str, str], control: list[dict[str, str]], grading: Grading, scratch: Path
 ) -> None:
     """Raise ``GraderFault`` unless the course's own solution passes every suspect check in the same setting."""
-    stage.report(stage.Stage("control", part=", ".join(sorted(suspects))))
-    reference = run_part(part, control, grading, scratch)
+    stage.report(stage.Stage("control", checks=", ".join(sorted(suspects))))
+    reference = run_group(group, control, grading, scratch)
     for check, why in suspects.items():
         try:
             passed = _judge(check, reference[check], grading.student).passed

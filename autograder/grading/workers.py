@@ -1,4 +1,5 @@
-"""Running one part's probes in sandboxed workers, watched from outside, and reading back what they report.
+"""Running one group of checks (run together: ``registry.worker_groups``) in sandboxed workers, watched from outside,
+and reading back what they report.
 
 A worker (``autograder/probe/run.py``) runs beside the student's code, so everything about it is hostile input:
 
@@ -13,12 +14,14 @@ A worker (``autograder/probe/run.py``) runs beside the student's code, so everyt
   little CPU now and then: ``WorkerBudget.idle``), when all its processes and its tmpfs hold more memory than
   ``WorkerBudget.memory``, or, the machine's fault, after a wall-clock backstop.
 
-``run_part`` returns each check's outcome; whose fault a failure is, is decided by ``verify`` (the control).
+``run_group`` returns each check's outcome (``autograder.judge.outcome.WorkerOutcome``, read from the worker's record
+and checked here, once); whose fault a failure is, is decided by ``verify`` (the control).
 """
 
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import functools
 import json
 import os
@@ -37,7 +40,9 @@ from autograder.faults import GraderFault
 from autograder.grading import stage
 from autograder.grading.process_tree import tree_cpu, tree_memory, tree_runnable
 from autograder.judge.inputs import inputs_for
+from autograder.judge.outcome import WorkerOutcome
 from autograder.judge.records import RecordRefused, WorkerReport, decode_record, read_report
+from autograder.student_text import student_text
 
 if TYPE_CHECKING:  # the course's helpers are importable once the grading is prepared (``grading.prepare``)
     from nn_messages import Text
@@ -63,15 +68,15 @@ though each burst waits longer on a busy machine (0.5 measured for 0.4 s of CPU 
 class WorkerBudget:
     """How long a worker may take, judged from outside the sandbox (student code cannot catch or stop this)."""
 
-    checks_cpu: float = 120.0  # CPU seconds of a small parts' worker, all its processes together
+    checks_cpu: float = 120.0  # CPU seconds of the worker of a group of small checks, all its processes together
     gate_cpu: float = 200.0  # CPU seconds of the MNIST gate's worker
     stall: float = 20.0  # wall seconds in which a worker using under STALL_CPU seconds of CPU is stopped as stuck
     wall: float = 900.0  # wall seconds after which a worker still computing means the machine cannot keep up
     idle: float = 120.0  # wall seconds after which a worker that computed under IDLE_SHARE of them is stopped
     memory: int = 2 << 30  # bytes all the sandbox's processes and tmpfs mounts may hold together (``tree_memory``)
 
-    def cpu(self, part: tuple[str, ...]) -> float:
-        return self.gate_cpu if any(registry.check(name).slow for name in part) else self.checks_cpu
+    def cpu(self, group: tuple[str, ...]) -> float:
+        return self.gate_cpu if any(registry.check(name).slow for name in group) else self.checks_cpu
 
 
 @dataclass(frozen=True)
@@ -102,14 +107,14 @@ class WorkerRun:
 
 
 def prepare(
-    folder: Path, part: tuple[str, ...], cells: list[dict[str, str]], helpers: Path, student: str = ""
+    folder: Path, group: tuple[str, ...], cells: list[dict[str, str]], helpers: Path, student: str = ""
 ) -> tuple[Path, Path]:
-    """The worker's two folders: ``program`` (read-only in the sandbox: the worker, this part's probes, the trusted
+    """The worker's two folders: ``program`` (read-only in the sandbox: the worker, this group's probes, the trusted
     helpers, answer cells, manifest and hidden inputs) and ``work`` (empty: a tmpfs inside the sandbox)."""
     from autograder.probe.core import save
 
     program, work = folder / "program", folder / "work"
-    manifest = registry.manifest(part)
+    manifest = registry.manifest(group)
     (program / "probe").mkdir(parents=True)
     (program / "inputs").mkdir()
     work.mkdir()
@@ -120,7 +125,7 @@ def prepare(
         shutil.copy(helper, program / helper.name)
     for module in {"__init__", "core", "messages", "run", *(entry["module"] for entry in manifest.values())}:
         shutil.copy(PROBE_DIR / f"{module}.py", program / "probe" / f"{module}.py")
-    for check in part:
+    for check in group:
         save(program / "inputs" / check, inputs_for(check, student))
     for root, _, files in os.walk(program):  # readable by the sandbox's user (nobody, under root), never writable
         os.chmod(root, 0o755)
@@ -129,8 +134,8 @@ def prepare(
     return program, work
 
 
-def crash(reason: Text, attempts: int, how: str = "") -> dict[str, Any]:
-    """The outcome of a check whose worker ended (or was stopped: ``how``) while running it: a failure, as data."""
+def crash(reason: Text, attempts: int, how: str = "") -> WorkerOutcome:
+    """The outcome of a check whose worker ended (or was stopped: ``how``) while running it: a failure."""
     from nn_messages import Failure
 
     from autograder import messages as say
@@ -149,17 +154,27 @@ def crash(reason: Text, attempts: int, how: str = "") -> dict[str, Any]:
         message = say.NOT_FINISHED_TWICE(reason=reason)
     else:
         message = say.NOT_FINISHED_TIMES(reason=reason, count=attempts)
-    return {"crash": True, "stopped": Failure(message, cause).to_data()}
+    return WorkerOutcome(failure=Failure(message, cause), crash=True)
 
 
-def refused(why: str) -> dict[str, Any]:
+def refused(why: str) -> WorkerOutcome:
     """The outcome of a record the trusted side would not read: it was not what the probe writes."""
     from nn_messages import Failure
 
     from autograder import messages as say
 
     failure = Failure(say.RECORD_REFUSED(problem=why[:300]), say.RECORD_CHANGED_CAUSE)
-    return {"crash": True, "stopped": failure.to_data()}
+    return WorkerOutcome(failure=failure, crash=True)
+
+
+def unjudgeable(problem: str) -> WorkerOutcome:
+    """The outcome of a record read within its caps but not one the probe writes (a forged failure or cell errors);
+    verify's control decides whose fault it is."""
+    from nn_messages import Failure
+
+    from autograder import messages as say
+
+    return WorkerOutcome(failure=Failure(say.RECORD_UNJUDGEABLE(problem=problem)), crash=True)
 
 
 def _why(run: WorkerRun, budget: WorkerBudget, cpu_budget: float) -> Text:
@@ -297,8 +312,10 @@ def _kill(process: subprocess.Popen) -> None:
             pass
 
 
-def run_part(part: tuple[str, ...], cells: list[dict[str, str]], grading: Grading, scratch: Path) -> dict[str, dict]:
-    """Run one part's probes in sandboxed workers, retrying crashes in fresh workers; return each check's outcome.
+def run_group(
+    group: tuple[str, ...], cells: list[dict[str, str]], grading: Grading, scratch: Path
+) -> dict[str, WorkerOutcome]:
+    """Run one group's probes in sandboxed workers, retrying crashes in fresh workers; return each check's outcome.
 
     A check whose worker stalled, spent its CPU budget or broke its report's format costs the student at once; one
     whose worker ended by itself costs it after ``grading.attempts`` such ends (a kill from outside happens once);
@@ -306,7 +323,7 @@ def run_part(part: tuple[str, ...], cells: list[dict[str, str]], grading: Gradin
     control in ``verify``.
     """
     try:
-        program, workdir = prepare(scratch / part[0], part, cells, grading.helpers, grading.student)
+        program, workdir = prepare(scratch / group[0], group, cells, grading.helpers, grading.student)
     except OSError as error:
         raise GraderFault(f"could not prepare the worker's folder in {scratch} ({error})") from error
     box = sandbox.Sandbox(
@@ -318,17 +335,17 @@ def run_part(part: tuple[str, ...], cells: list[dict[str, str]], grading: Gradin
         disk_bytes=grading.disk_bytes,
         env={"OPENBLAS_NUM_THREADS": "1", "MNIST_DIR": str(grading.mnist or "")},
     )
-    outcomes: dict[str, dict[str, Any]] = {}
+    outcomes: dict[str, WorkerOutcome] = {}
     crashes: dict[str | None, int] = {}
     failed_starts = 0
-    while len(outcomes) < len(part):
-        remaining = [check for check in part if check not in outcomes]
+    while len(outcomes) < len(group):
+        remaining = [check for check in group if check not in outcomes]
         if not grading.isolated:  # without a sandbox the working folder is the host's: start each worker afresh
             shutil.rmtree(workdir, ignore_errors=True)
             workdir.mkdir()
         box.prepare()
-        gate = inputs_for(part[0], grading.student) if registry.check(part[0]).slow else None
-        run = run_worker(box, program, remaining, grading.budget.cpu(part), grading.budget, gate)
+        gate = inputs_for(group[0], grading.student) if registry.check(group[0]).slow else None
+        run = run_worker(box, program, remaining, grading.budget.cpu(group), grading.budget, gate)
         if run.stopped == "wall":
             raise GraderFault(f"a sandboxed worker {run.reason}: this machine is too busy to grade now")
         if not run.report.started:
@@ -337,35 +354,40 @@ def run_part(part: tuple[str, ...], cells: list[dict[str, str]], grading: Gradin
                 raise GraderFault(f"the sandboxed worker could not start ({run.reason})")
             continue
         if run.speed is not None and run.speed["too_slow_at"] is not None:  # stopped from outside: too slow
-            outcomes[part[0]] = {"measured": run.speed}
+            outcomes[group[0]] = WorkerOutcome(measured=run.speed)
             continue
         running = _collect(remaining, run.report, outcomes)
-        if run.speed is not None and part[0] in outcomes and not outcomes[part[0]].get("crash"):
-            outcomes[part[0]]["measured"] = run.speed  # the trusted side's numbers, whatever the worker recorded
+        if run.speed is not None and group[0] in outcomes and not outcomes[group[0]].crash:
+            # the trusted side's numbers, whatever the worker recorded
+            outcomes[group[0]] = dataclasses.replace(outcomes[group[0]], measured=run.speed)
         if running == "":  # every check read has its outcome; the rest run in a fresh worker
             continue
         crashes[running] = crashes.get(running, 0) + 1
         how = "spoiled" if run.report.spoiled else run.stopped
         attempts = 1 if how else grading.attempts
         if crashes[running] >= attempts:
-            reason = _why(run, grading.budget, grading.budget.cpu(part))
+            reason = _why(run, grading.budget, grading.budget.cpu(group))
             where = _while(running, run.report, reason)
             for check in [running] if running else remaining:
                 outcomes[check] = crash(where, attempts, how)
     return outcomes
 
 
-def _collect(remaining: list[str], report: WorkerReport, outcomes: dict[str, dict]) -> str | None:
-    """Decode the results of ``remaining`` in order into ``outcomes``; return the check that was running when the
+def _collect(remaining: list[str], report: WorkerReport, outcomes: dict[str, WorkerOutcome]) -> str | None:
+    """Read the results of ``remaining`` in order into ``outcomes``; return the check that was running when the
     worker ended (None: none had begun, the answer cells were running), or "" when there is none to blame: all were
     read, or reading stopped at a refused record (its check has that outcome)."""
     for check in remaining:
         if check in report.results:
             try:  # bounded and checked before anything is decompressed
-                outcomes[check] = decode_record(*report.results[check], Path(check))
+                record = decode_record(*report.results[check], Path(check))
             except RecordRefused as error:
                 outcomes[check] = refused(error.reason)
                 return ""
+            try:  # every value the worker gave, checked once, here
+                outcomes[check] = WorkerOutcome.from_record(record)
+            except ValueError as error:
+                outcomes[check] = unjudgeable(student_text(f"{type(error).__name__}: {error}"))
         elif check in report.begun:
             return check
         else:

@@ -1,31 +1,29 @@
-"""Trusted side: reading what a sandboxed worker recorded, checked before anything in it is decoded.
+"""Trusted side: reading what a sandboxed worker reported, checked before anything in it is decoded.
 
-A worker's results folder is written by the process that runs the student's code, so its files are hostile input
-to the grader's unsandboxed process: a link to a file of the course, a FIFO that never answers, a device, a JSON
-nested a million deep, an .npz whose 2 MB hold a 2 GiB array, an array of pickled objects. ``read_result`` reads
-one record as plain data or raises ``RecordRefused`` saying why; it never follows a link, never blocks, never
-unpickles, and never decompresses more than the caps below allow.
+A worker's report comes from the process that runs the student's code, so every byte of it is hostile input to the
+grader's unsandboxed process: a JSON nested a million deep, an .npz whose 2 MB hold a 2 GiB array, an array of
+pickled objects, a frame that never ends. ``read_report`` reads the worker's standard output as frames within caps;
+``decode_record`` reads one check's record (the two payloads of its ``result`` frame) as plain data or raises
+``RecordRefused`` saying why; it never unpickles and never decompresses more than the caps below allow. The grader
+reads no file the worker wrote.
 
-The format (written by ``autograder.probe.core.save``; this module does not import the probe package, which runs
-beside student code):
+The record format (written by ``autograder.probe.core.encode``; this module does not import the probe package, which
+runs beside student code):
 
-- ``<stem>.json``: a tree of JSON values, where ``{"array": KEY}`` stands for an ndarray and ``{"dict": {...}}`` for
+- its JSON: a tree of JSON values, where ``{"array": KEY}`` stands for an ndarray and ``{"dict": {...}}`` for
   a dict (its keys are strings); lists, strings, numbers (NaN and Infinity included), booleans and null are
   themselves. No other object appears. Every string of the tree, keys too, is read through
   ``autograder.student_text.student_text`` (one line, capped, no control characters): whatever the worker wrote.
-- ``<stem>.npz``: a zip (stored or deflated) of one ``KEY.npy`` member per array (``numpy.lib.format``, version
+- its .npz: a zip (stored or deflated) of one ``KEY.npy`` member per array (``numpy.lib.format``, version
   1.0 or 2.0), each referenced exactly once by the tree.
 """
 
 from __future__ import annotations
 
-import errno
 import io
 import json
 import math
-import os
 import re
-import stat
 import zipfile
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -60,21 +58,6 @@ class Caps:
 CAPS = Caps()
 PLAIN_KINDS = "biufc"  # bool, signed and unsigned integers, floating, complex: no objects, strings or records
 MEMBER = re.compile(r"([A-Za-z0-9_]{1,64})\.npy")
-_OPEN_FLAGS = os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK | os.O_CLOEXEC
-# What the worker's files can cause when opened; any other OSError (no memory, no descriptors) is the machine's.
-_REFUSED_ERRNOS = {
-    errno.ENOENT,
-    errno.ELOOP,
-    errno.EACCES,
-    errno.EPERM,
-    errno.ENOTDIR,
-    errno.ENXIO,
-    errno.EISDIR,
-    errno.EAGAIN,
-    errno.EWOULDBLOCK,
-    errno.ENODEV,
-    errno.EOPNOTSUPP,
-}
 _STRING = re.compile(r'"[^"\\]*(?:\\.[^"\\]*)*"', re.DOTALL)
 _BRACKET = re.compile(r"[\[\]{}]")
 
@@ -87,21 +70,10 @@ class RecordRefused(Exception):
         self.path, self.reason = str(path), reason
 
 
-def read_result(stem: Path, caps: Caps = CAPS) -> Any:
-    """The record ``stem``.json + ``stem``.npz as plain data (dicts, lists, str, numbers, bools, None, ndarrays).
-
-    Raises ``RecordRefused`` for anything but two regular files in the format above within ``caps``; an ``OSError``
-    only for failures of the machine itself (out of memory, no file descriptors, an I/O error).
-    """
-    json_path, npz_path = stem.with_suffix(".json"), stem.with_suffix(".npz")
-    return decode_record(
-        read_regular_file(json_path, caps.json_bytes), read_regular_file(npz_path, caps.npz_bytes), stem, caps
-    )
-
-
 def decode_record(json_data: bytes, npz_data: bytes, stem: Path, caps: Caps = CAPS) -> Any:
-    """A record given as the bytes of its two files (``stem`` names it in refusals), checked as ``read_result``
-    checks the files."""
+    """A record given as the bytes of its JSON and its .npz (``stem`` names it in refusals) as plain data (dicts,
+    lists, str, numbers, bools, None, ndarrays); raises ``RecordRefused`` for anything but the format above within
+    ``caps``."""
     tree = parse_json(json_data, stem.with_suffix(".json"), caps)
     npz = stem.with_suffix(".npz")
     if len(npz_data) > caps.npz_bytes:
@@ -130,40 +102,6 @@ def decode_record(json_data: bytes, npz_data: bytes, stem: Path, caps: Caps = CA
     if set(arrays) - used:
         raise RecordRefused(npz, f"arrays the record does not name: {sorted(set(arrays) - used)[:5]}")
     return data
-
-
-def read_regular_file(path: Path, limit: int) -> bytes:
-    """The bytes of ``path`` if it is a regular file of at most ``limit`` bytes, read through one descriptor.
-
-    Neither ``path`` nor its folder may be a symbolic link; a FIFO, socket, device or directory is refused without
-    waiting (opened non-blocking, checked with fstat before any read).
-    """
-    try:
-        folder = os.open(path.parent, os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW | os.O_CLOEXEC)
-    except OSError as error:
-        raise _refused_or_raise(path.parent, error) from None
-    try:
-        try:
-            fd = os.open(path.name, _OPEN_FLAGS, dir_fd=folder)
-        except OSError as error:
-            raise _refused_or_raise(path, error) from None
-    finally:
-        os.close(folder)
-    try:
-        info = os.fstat(fd)
-        if not stat.S_ISREG(info.st_mode):
-            raise RecordRefused(path, f"is not a regular file but {_kind(info.st_mode)}")
-        if info.st_size > limit:
-            raise RecordRefused(path, f"holds {info.st_size:,} bytes, more than the {limit:,} a record may")
-        chunks, size = [], 0
-        while chunk := os.read(fd, min(limit + 1 - size, MiB)):
-            chunks.append(chunk)
-            size += len(chunk)
-            if size > limit:
-                raise RecordRefused(path, f"grew past the {limit:,} bytes a record may hold while it was read")
-        return b"".join(chunks)
-    finally:
-        os.close(fd)
 
 
 def parse_json(data: bytes, path: Path, caps: Caps = CAPS) -> Any:
@@ -287,34 +225,6 @@ def _read_member(
     if extra or array.shape != shape or array.dtype != dtype:
         raise RecordRefused(path, f"{member.filename} is not what its header says")
     return array
-
-
-def _refused_or_raise(path: Path, error: OSError) -> Exception:
-    if error.errno not in _REFUSED_ERRNOS:
-        return error
-    if path.is_symlink():  # O_NOFOLLOW says ELOOP for a file, O_DIRECTORY says ENOTDIR for a folder
-        return RecordRefused(path, "is a symbolic link")
-    reasons = {
-        errno.ENOENT: "is missing",
-        errno.ELOOP: "is a symbolic link",
-        errno.ENOTDIR: "is not a folder",
-        errno.ENXIO: "is a socket or a device without a driver",
-    }
-    return RecordRefused(path, reasons.get(error.errno, f"cannot be opened ({os.strerror(error.errno or 0)})"))
-
-
-def _kind(mode: int) -> str:
-    for test, name in (
-        (stat.S_ISFIFO, "a FIFO"),
-        (stat.S_ISDIR, "a directory"),
-        (stat.S_ISCHR, "a character device"),
-        (stat.S_ISBLK, "a block device"),
-        (stat.S_ISSOCK, "a socket"),
-        (stat.S_ISLNK, "a symbolic link"),
-    ):
-        if test(mode):
-            return name
-    return f"a file of mode {oct(mode)}"
 
 
 # ---------------------------------------------------------------- a worker's report on its standard output

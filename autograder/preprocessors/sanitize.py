@@ -39,6 +39,7 @@ import nbformat
 from nbformat import NotebookNode
 from nbgrader.preprocessors import NbGraderPreprocessor
 
+from autograder.cell_ids import grade_id, nbgrader
 from autograder.grading.submissions import refusal_note, refused_files
 from autograder.settings import CoursePaths, KitGrading
 from autograder.verdict import is_verdict
@@ -85,11 +86,11 @@ class ForgetUnknownCells(NbGraderPreprocessor):
         info = resources["nbgrader"]
         master_path = CoursePaths(self.config).source(info["assignment"]) / f"{info['notebook']}.ipynb"
         master = nbformat.read(master_path, as_version=4)
-        known = {c.metadata.get("nbgrader", {}).get("grade_id") for c in master.cells} - {None}
+        known = {grade_id(c) for c in master.cells} - {""}
         for cell in nb.cells:
-            grade_id = cell.get("metadata", {}).get("nbgrader", {}).get("grade_id")
-            if "nbgrader" in cell.get("metadata", {}) and grade_id not in known:
-                self.log.warning("Cell with unknown grade_id %r: graded as a plain cell", grade_id)
+            if "nbgrader" in cell.get("metadata", {}) and grade_id(cell) not in known:
+                said = nbgrader(cell).get("grade_id")  # as the student's notebook has it, for the instructor
+                self.log.warning("Cell with unknown grade_id %r: graded as a plain cell", said)
                 del cell.metadata["nbgrader"]
         return nb, resources
 

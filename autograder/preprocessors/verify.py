@@ -16,6 +16,7 @@ from nbformat import NotebookNode
 from nbgrader.preprocessors import NbGraderPreprocessor
 from traitlets import Bool
 
+from autograder.cell_ids import check_of
 from autograder.faults import GraderFault, recording_faults
 from autograder.grading.prepare import prepare_grading
 from autograder.grading.verify import answer_cells, control_cells, verify
@@ -61,9 +62,8 @@ class VerifyOutsideKernel(NbGraderPreprocessor):
         except OSError as error:
             raise GraderFault(f"the grader's own files failed ({error})") from error
         for cell in nb.cells:
-            grade_id = cell.get("metadata", {}).get("nbgrader", {}).get("grade_id", "")
-            check = grade_id[len("test_") :]
-            if cell.cell_type == "code" and grade_id.startswith("test_") and check in verdicts:
+            check = check_of(cell)
+            if check in verdicts:
                 apply_verdict(cell, verdicts[check], grading.language)
         if not grading.isolated:
             from autograder.messages import NOTE, NOTE_UNSANDBOXED

@@ -14,13 +14,11 @@ from pathlib import Path
 from typing import Any
 
 from autograder import registry, verdict
+from autograder.cell_ids import check_of, nbgrader
 from autograder.faults import Fault
 from autograder.report.catalogue import load_catalogue
 from autograder.settings import CoursePaths, load_course_config
 from autograder.verdict import Verdict
-
-TEST_PREFIX = "test_"
-"""A hidden test cell's grade_id is this and the check's name."""
 
 
 @dataclass
@@ -83,9 +81,9 @@ def test_cells(notebook: dict[str, Any]) -> dict[str, dict[str, Any]]:
     """check name -> its hidden test cell, in notebook order."""
     found = {}
     for cell in notebook.get("cells", []):
-        grade_id = cell.get("metadata", {}).get("nbgrader", {}).get("grade_id", "")
-        if cell.get("cell_type") == "code" and grade_id.startswith(TEST_PREFIX):
-            found[grade_id[len(TEST_PREFIX) :]] = cell
+        check = check_of(cell)
+        if check is not None:
+            found[check] = cell
     return found
 
 
@@ -99,7 +97,7 @@ def read_verdicts(path: Path) -> tuple[dict[str, Verdict], list[str], dict[str, 
             missing.append(check)
         else:
             verdicts[check] = verdict
-    points = {check: float(cell["metadata"]["nbgrader"].get("points", 0) or 0) for check, cell in cells.items()}
+    points = {check: float(nbgrader(cell).get("points", 0) or 0) for check, cell in cells.items()}
     return verdicts, missing, points
 
 

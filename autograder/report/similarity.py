@@ -22,6 +22,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from autograder.cell_ids import nbgrader
+
 PARALLEL_FROM = 300
 """Classes this large are tokenised on every core."""
 MAX_NOTEBOOK_BYTES = 64 << 20
@@ -66,7 +68,7 @@ def _cells(path: Path, only_answers: bool) -> str:
     notebook: dict[str, Any] = json.loads(path.read_text())
     sources = []
     for cell in notebook.get("cells", []):
-        solution = cell.get("metadata", {}).get("nbgrader", {}).get("solution", False)
+        solution = nbgrader(cell).get("solution", False)
         if cell.get("cell_type") == "code" and (solution or not only_answers):
             source = cell.get("source", "")
             sources.append("".join(source) if isinstance(source, list) else source)
