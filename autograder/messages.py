@@ -467,6 +467,18 @@ FEEDBACK_PUBLIC_COUNT = message(
 )
 
 
+# --------------------------------------------------------------------------------------------- the points tables
+# The words of the points tables (``autograder.cli.points_table``, which reads them from the wordings files, English
+# where a language has none). ``points.short.<check>`` is a check's name in its part's row where it is no code word;
+# its English is the registry's ``short`` (``tests/test_points_table.py``).
+
+POINTS_PART = text("points.part", en="part")
+POINTS_CELLS = text("points.cells", en="hidden test cells (points)")
+POINTS_POINTS = text("points.points", en="points")
+POINTS_TOTAL = text("points.total", en="total")
+POINTS_ACCURACY = text("points.short.mnist_accuracy", en="accuracy ≥ 97 %")
+
+
 # The probe declares its own messages (it runs in a worker without this module); a verdict may name them, so loading
 # the grader's catalogue loads theirs too.
 from autograder.probe import messages as _probe_messages  # noqa: E402, F401

@@ -171,5 +171,10 @@ WORDINGS: dict[str, dict[str, str]] = {
         "feedback.unreadable": "评分程序无法读取它为这个测试单元格写下的结果：这是评分程序的问题，不是你的错误。请告诉你的老师。",
         "feedback.contents": "隐藏测试",
         "feedback.public_count": "公开检查（0 分）：{total} 项中有 {failed} 项未通过",
+        "points.part": "部分",
+        "points.cells": "隐藏测试单元格（各自的分数）",
+        "points.points": "分数",
+        "points.total": "总计",
+        "points.short.mnist_accuracy": "准确率 ≥ 97%",
     },
 }

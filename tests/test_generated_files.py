@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 
 from autograder import classroom, registry
+from autograder.cli import edition
 from conftest import REPO
 
 GENERATED = ("release", "solutions")
@@ -32,8 +33,8 @@ def _nbgrader(cell: dict) -> dict:
     return cell.get("metadata", {}).get("nbgrader", {})
 
 
-EDITIONS = ("mlp", "mlp_zh")
-"""The English master and the Chinese edition generated from it (``python -m autograder edition zh``)."""
+EDITIONS = (classroom.ASSIGNMENT, *(f"{classroom.ASSIGNMENT}_{language}" for language in edition.languages()))
+"""The English master and every edition generated from it (``python -m autograder edition <language>``)."""
 
 
 @pytest.mark.parametrize("folder", GENERATED)

@@ -14,7 +14,7 @@ import nbformat
 import pytest
 
 from autograder import registry
-from autograder.cli import edition, points_table
+from autograder.cli import edition, points_table, wordings
 from conftest import REPO
 
 COMMAND = "run `python -m autograder regenerate`"
@@ -60,9 +60,20 @@ def test_the_tables_follow_a_move_of_points_in_every_language() -> None:
     )
 
 
-def test_a_language_without_the_tables_wording_is_named() -> None:
-    with pytest.raises(points_table.PointsError, match="'fr'"):
-        points_table.table("fr")
+def test_a_language_without_the_tables_wording_shows_it_in_english(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The table's words are messages (``points.*``): a language of the table with none of them gets the English
+    words, joined by its own list separator."""
+    table = wordings.languages().LANGUAGES
+    french = dataclasses.replace(table["en"], code="fr", name="French", list_separator=" ; ")
+    monkeypatch.setitem(table, "fr", french)
+    assert points_table.table("fr") == points_table.table("en").replace(", ", " ; ")
+
+
+def test_a_check_s_translated_name_translates_the_registry_s() -> None:
+    """A check named in its row by a message (``points.short.<check>``): the message's English is the registry's
+    ``short``, so a change of it there marks the translations stale."""
+    shorts = {d.id: d.en for d in wordings.declared() if d.id.startswith("points.short.")}
+    assert shorts and all(registry.check(id.split(".")[-1]).short == en for id, en in shorts.items())
 
 
 def _copy(tmp_path: Path) -> Path:

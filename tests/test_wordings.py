@@ -1,13 +1,16 @@
-"""Each language's wordings of the messages (``i18n/messages.<language>.toml``) reach the code, whole (fast tier).
+"""Each language's wordings of the messages (``i18n/messages.<language>.toml``) reach the code, whole and current
+(fast tier).
 
 The two generated modules are current and split along the trust line (the helpers' module, which students get, holds
-none of the grader's words); every language present words every message, or the messages it leaves in English are
-accepted here by id; a message without a wording is shown in English, never empty; a wording of no message, or with
-other fields than its English, is named.
+none of the grader's words); every language present words every message, or keeps it in English on purpose in its
+file; every wording translates its message's English as it is now (stamped), and one whose English changed is named
+with the old and the new English, still shown as it is; a message without a wording is shown in English, never
+empty; a wording of no message, or with other fields than its English, is named.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import sys
 from pathlib import Path
 
@@ -25,12 +28,10 @@ import autograder.messages  # noqa: E402, F401 - declares the grader's messages 
 import autograder.probe.messages  # noqa: E402, F401
 import nn_diagnosis  # noqa: E402, F401
 import nn_public  # noqa: E402, F401
-from autograder.cli import wordings  # noqa: E402
+from autograder.cli import regenerate, wordings  # noqa: E402
 
 PRESENT = sorted(code for code in LANGUAGES if code != "en" and wordings.wordings_file(code).exists())
 """The languages with a wordings file: the editions the kit has."""
-ACCEPTED_IN_ENGLISH: dict[str, set[str]] = {}
-"""Language -> the ids of the messages it deliberately shows in English (none so far)."""
 
 
 def test_the_generated_modules_are_current() -> None:
@@ -60,12 +61,87 @@ def test_the_helpers_module_holds_only_the_helpers_words() -> None:
 @pytest.mark.parametrize("language", PRESENT)
 def test_every_language_present_words_every_message(language: str) -> None:
     assert wordings.problems(language) == []
-    missing = {d.id for d in wordings.missing(language)}
-    unaccepted = sorted(missing - ACCEPTED_IN_ENGLISH.get(language, set()))
-    assert not unaccepted, (
-        f"{len(unaccepted)} message(s) with no {language} wording (shown in English): {unaccepted[:20]}"
+    missing = [d.id for d in wordings.missing(language)]
+    assert not missing, (
+        f"{len(missing)} message(s) left out of {wordings.shown(wordings.wordings_file(language))} (shown in English): "
+        f"{missing[:20]}; `python -m autograder edition {language}` lists them with the lines to add there"
     )
-    assert missing >= ACCEPTED_IN_ENGLISH.get(language, set()), "accepted in English but translated: drop them here"
+
+
+@pytest.mark.parametrize("language", PRESENT)
+def test_every_wording_translates_its_message_s_english_now(language: str) -> None:
+    assert not wordings.stale_wordings(language), wordings.stale_report(language)
+
+
+def _scratch(monkeypatch: pytest.MonkeyPatch, tmp_path: Path, toml: str) -> Path:
+    """``tmp_path`` as the folder of the wordings files, holding ``messages.fr.toml`` with ``toml``."""
+    (tmp_path / "messages.fr.toml").write_text(toml)
+    monkeypatch.setattr(wordings, "I18N", tmp_path)
+    monkeypatch.setattr(wordings, "REPO", tmp_path)
+    return tmp_path / "messages.fr.toml"
+
+
+def _declared_with(monkeypatch: pytest.MonkeyPatch, id: str, english: str) -> None:
+    """The declarations as they are, but ``id``'s English is ``english``."""
+    found = wordings.declared()
+    monkeypatch.setattr(
+        wordings, "declared", lambda: [dataclasses.replace(d, en=english) if d.id == id else d for d in found]
+    )
+
+
+def test_a_changed_english_is_named_with_the_old_and_the_new_still_shown(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The Chinese file as it is, the English of ``expected_got`` changed in its declaration: its wording is stale,
+    named with both Englishes and the command, and the generated modules still hold it."""
+    before = EXPECTED_GOT.en
+    _declared_with(monkeypatch, EXPECTED_GOT.id, "{what}: expected {expected}, but got {got}.")
+    stale = wordings.stale_wordings("zh")
+    assert [(s.id, s.stamped, s.english) for s in stale] == [
+        (EXPECTED_GOT.id, before, "{what}: expected {expected}, but got {got}.")
+    ]
+    report = wordings.stale_report("zh")
+    assert f"was {before!r}, now '{{what}}: expected {{expected}}, but got {{got}}.'" in report
+    assert "`python -m autograder edition zh --stamp`" in report
+    assert stale[0].wording in next(text for path, text in wordings.modules().items() if "nn_wordings" in path.name)
+    assert report in regenerate.translation_notes()  # `regenerate` lists it too, and goes on
+
+
+def test_stamp_records_the_english_now_keeping_the_file_s_order_and_comments(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    passed, expected_got, likely_cause = (
+        nn_messages.CATALOGUE[id].en for id in ("passed", "expected_got", "likely_cause")
+    )
+    french = {
+        "passed": "{part} : vérifications publiques réussies.",
+        "expected_got": "{what} : attendu {expected}, obtenu {got}.",
+    }
+    lines = [
+        "# French.",
+        "",
+        "# a group",
+        f'"passed" = "{french["passed"]}"',  # a wording never stamped
+        '"expected_got".en = "{what}: expected {expected}."',  # stamped against an older English
+        f'"expected_got".fr = "{french["expected_got"]}"',
+        '"likely_cause".en = "an older English"',  # kept in English on purpose
+    ]
+    path = _scratch(monkeypatch, tmp_path, "\n".join(lines) + "\n")
+    stale = {s.id: s.stamped for s in wordings.stale_wordings("fr")}
+    assert stale == {"passed": None, "expected_got": "{what}: expected {expected}."}
+    assert "passed: never stamped" in wordings.stale_report("fr")
+    assert sorted(wordings.stamp("fr")) == ["expected_got", "likely_cause", "passed"]
+    assert wordings.stale_wordings("fr") == [] and wordings.stamp("fr") == []
+    lines[3:] = [
+        f'"passed".en = "{passed}"',
+        f'"passed".fr = "{french["passed"]}"',
+        f'"expected_got".en = "{expected_got}"',
+        f'"expected_got".fr = "{french["expected_got"]}"',
+        f'"likely_cause".en = "{likely_cause}"',
+    ]
+    assert path.read_text() == "\n".join(lines) + "\n"
+    assert wordings.read_wordings("fr") == french
+    assert "likely_cause" in {d.id for d in wordings.in_english("fr")} - {d.id for d in wordings.missing("fr")}
 
 
 def test_a_message_without_a_wording_is_shown_in_english(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -77,12 +153,15 @@ def test_a_message_without_a_wording_is_shown_in_english(monkeypatch: pytest.Mon
 
 
 def test_a_wrong_wording_is_named(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
-    (tmp_path / "messages.fr.toml").write_text('"expected_got" = "{what} : attendu {expected}."\n"gone" = "parti"\n')
-    monkeypatch.setattr(wordings, "I18N", tmp_path)
-    monkeypatch.setattr(wordings, "REPO", tmp_path)
+    _scratch(monkeypatch, tmp_path, '"expected_got" = "{what} : attendu {expected}."\n"gone" = "parti"\n')
     found = "\n".join(wordings.problems("fr"))
     assert "'expected_got' has the fields ['expected', 'what']" in found and "'gone' is the id of no message" in found
     assert "expected_got" not in {d.id for d in wordings.missing("fr")} and len(wordings.missing("fr")) > 300
     (tmp_path / "messages.fr.toml").write_text("expected_got.x = 'nested'\n")
-    with pytest.raises(wordings.WordingsError, match="quote dotted ids"):
+    with pytest.raises(wordings.WordingsError, match="quote every id"):
+        wordings.read_wordings("fr")
+    with pytest.raises(wordings.WordingsError, match="expected_got"):
+        wordings.stamp("fr")
+    (tmp_path / "messages.fr.toml").write_text('"passed".en = "{part}"\n"passed".zh = "{part}"\n')
+    with pytest.raises(wordings.WordingsError, match="passed"):
         wordings.read_wordings("fr")

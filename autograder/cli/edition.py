@@ -17,10 +17,12 @@ which names it; so does a comment or docstring of a code cell without a translat
 text is no longer in its cell, and a code cell whose comments, docstrings or labels changed since they were translated.
 Comments inside hidden test regions and nbgrader's ``###`` markers are not translated. ``--check`` only compares
 (exit 1 if ``source/mlp_LANG`` or the wordings modules are out of date); ``--stamp`` records the current English text
-of every translated cell (and the comments, docstrings and labels of every translated code cell) as translated (after
-updating the translations). ``--start`` writes a new language's ``i18n/mlp.LANG.md`` with every section to translate,
-the English in place and nothing stamped. A message with no wording in LANG does not stop the generator: it is listed,
-and shown in English.
+of every translated cell (and the comments, docstrings and labels of every translated code cell), and the English of
+every message ``i18n/messages.LANG.toml`` words (``wordings.stamp``), as translated (after updating the translations).
+``--start`` writes a new language's ``i18n/mlp.LANG.md`` with every section to translate, the English in place and
+nothing stamped. A message with no wording in LANG does not stop the generator: it is listed, and shown in English; nor
+does a wording whose English changed since it was stamped: it is listed with the old and the new English, and shown as
+it is.
 """
 
 from __future__ import annotations
@@ -342,7 +344,9 @@ def edition(language: str) -> dict[str, bytes]:
 
 
 def stamp(language: str) -> None:
-    """Record the master's current English text of every translated cell (and code cell) as translated."""
+    """Record the master's current English text of every translated cell (and code cell), and the current English of
+    every message ``i18n/messages.<language>.toml`` words, as translated."""
+    wordings.stamp(language)
     cells = json.loads((MASTER / NOTEBOOK).read_text())["cells"]
     shas = {
         ("cell" if c["cell_type"] == "markdown" else "code", c["id"]): (
@@ -396,16 +400,17 @@ def start(language: str) -> Path:
 
 
 def missing_wordings(language: str) -> str:
-    """What ``edition`` says of the messages with no wording in ``language``: their ids and English, as lines to
-    translate into ``i18n/messages.<language>.toml`` (empty if every message has one)."""
+    """What ``edition`` says of the messages ``i18n/messages.<language>.toml`` leaves out (shown in English): their
+    ids and English, as lines to add there (empty if it leaves none out)."""
     missing = wordings.missing(language)
     if not missing:
         return ""
     name = wordings.shown(wordings.wordings_file(language))
-    lines = [f"{json.dumps(m.id)} = {json.dumps(m.en, ensure_ascii=False)}" for m in missing]
+    lines = [f"{json.dumps(m.id)}.en = {json.dumps(m.en, ensure_ascii=False)}" for m in missing]
     return (
-        f"{len(missing)} message(s) have no wording in {name} and are shown in English in this edition; to translate "
-        f"them, add these lines there (their English) and translate each:\n" + "\n".join(lines)
+        f"{len(missing)} message(s) have no wording in {name} and are shown in English in this edition. Add these "
+        f"lines there: each alone keeps its message in English on purpose; to translate one, add its wording on a "
+        f'line below it, `"<id>".{language} = "..."`:\n' + "\n".join(lines)
     )
 
 
@@ -454,7 +459,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--stamp",
         action="store_true",
-        help="mark every translated cell's English text (and code cell's comments) as translated",
+        help="mark the English of every translated cell, code cell's comments and message wording as translated",
     )
     args = parser.parse_args(argv)
     try:
@@ -474,9 +479,9 @@ def main(argv: list[str] | None = None) -> int:
     except (EditionError, wordings.WordingsError) as error:
         print(f"The {args.language} edition cannot be generated:\n{error}", file=sys.stderr)
         return 1
-    untranslated = missing_wordings(args.language)
-    if untranslated:
-        print(untranslated, file=sys.stderr)
+    for report in (missing_wordings(args.language), wordings.stale_report(args.language)):
+        if report:
+            print(report, file=sys.stderr)
     target = folder(args.language)
     stale, extra = differences(args.language, files)
     if args.check:

@@ -22,6 +22,7 @@ from pathlib import Path
 import nbformat
 
 from autograder import registry
+from autograder.cli import wordings
 
 BEGIN = "[//]: # (generated points table: do not edit)"
 """Where a points table starts (written by `python -m autograder regenerate`). A Markdown comment (a link reference
@@ -50,18 +51,18 @@ class Wording:
     shorts: dict[str, str] = field(default_factory=dict)  # a check's ``short`` in this language, where not code
 
 
-WORDING = {
-    "en": Wording(("part", "hidden test cells (points)", "points"), ", ", "**total**"),
-    "zh": Wording(
-        ("部分", "隐藏测试单元格（各自的分数）", "分数"), "、", "**总计**", {"accuracy ≥ 97 %": "准确率 ≥ 97%"}
-    ),
-}
-
-
 def wording(language: str) -> Wording:
-    if language not in WORDING:
-        raise PointsError(f"no wording of the points table in {language!r}: add it to WORDING in {__file__}")
-    return WORDING[language]
+    """The points table's words in ``language``: its wordings of the ``points.*`` messages (``autograder.messages``;
+    English where it has none) and its list separator (``nn_languages``). A check's name in its row is the registry's
+    ``short`` where the language has no wording of it."""
+    words, own = wordings.words(language), wordings.read_wordings(language)
+    shorts = {c.short: own[f"points.short.{c.name}"] for c in registry.CHECKS if f"points.short.{c.name}" in own}
+    return Wording(
+        (words["points.part"], words["points.cells"], words["points.points"]),
+        wordings.languages().language(language).list_separator,
+        f"**{words['points.total']}**",
+        shorts,
+    )
 
 
 def table(language: str = "en") -> str:

@@ -8,7 +8,9 @@ checks' data (as ``public-data``); every edition with a translation ``i18n/mlp.<
 ``edition <language>``); then nbgrader's ``generate_assignment`` and ``generate_solution`` of ``mlp`` and of every
 edition, run in the repository (the course root), and the ``gradebook.db`` they create removed. It regenerates the
 repository it is run from (the one holding this ``autograder`` package) and prints each file it changed; on a tree
-that is up to date it changes nothing. A translation that is missing or stale stops it with the edition's message.
+that is up to date it changes nothing. A translation of the notebook that is missing or stale stops it with the
+edition's message; a message's wording that is missing or stale does not (it is shown in English, or as it is): it is
+listed (``translation_notes``).
 """
 
 from __future__ import annotations
@@ -72,6 +74,22 @@ def regenerate() -> list[Path]:
     return list(dict.fromkeys(changed))  # the master may be written by two steps: named once
 
 
+def translation_notes() -> list[str]:
+    """What ``regenerate`` says of each edition's messages without failing: the wordings whose English changed since
+    they were stamped (shown as they are), and how many messages are shown in English."""
+    notes = []
+    for language in edition.languages():
+        missing = wordings.missing(language)
+        if missing:
+            notes.append(
+                f"{language}: {len(missing)} message(s) have no wording in "
+                f"{wordings.shown(wordings.wordings_file(language))} (shown in English): "
+                f"`python -m autograder edition {language}` lists them"
+            )
+        notes += [report] if (report := wordings.stale_report(language)) else []
+    return notes
+
+
 def main(argv: list[str] | None = None) -> int:
     argparse.ArgumentParser(
         prog="python -m autograder regenerate",
@@ -89,6 +107,8 @@ def main(argv: list[str] | None = None) -> int:
     except points_table.PointsError as error:
         print(f"The points cannot be written:\n{error}", file=sys.stderr)
         return 1
+    for note in translation_notes():
+        print(note, file=sys.stderr)
     for path in changed:
         print(f"changed {path.relative_to(REPO)}")
     print(f"{len(changed)} file(s) changed" if changed else "everything generated is up to date: nothing changed")

@@ -1,9 +1,13 @@
 """The wordings of the kit's messages in each language but English: ``i18n/messages.<language>.toml``, by message id.
 
 English is the source: every message is declared once with its English wording (``message(id, en=...)``, ``text``,
-``cause``, ``formula``) in the helpers (``source/mlp/*.py``) or in the grader (``DECLARING``). A language's file gives
-a wording per id (TOML: ``"id" = "wording"``); one it lacks is shown in English (``missing`` lists them). The
-wordings reach the code as two generated modules, each holding only its own side's messages: the helpers' in
+``cause``, ``formula``) in the helpers (``source/mlp/*.py``) or in the grader (``DECLARING``). A language's file gives,
+per id, the English its wording translates and the wording (``"id".en = "..."``, ``"id".<language> = "..."``; an
+``"id".en`` alone keeps the message in English on purpose, a plain ``"id" = "wording"`` is a wording not stamped yet).
+A message the file leaves out is shown in English (``missing`` lists them); a wording whose English changed since it
+was stamped still renders, and ``stale_wordings`` lists it with the old and the new English until
+``python -m autograder edition <language> --stamp`` records the new English (``stamp``, after the wording is updated).
+The wordings reach the code as two generated modules, each holding only its own side's messages: the helpers' in
 ``source/mlp/nn_wordings.py`` (students get it with the helpers, so it holds none of the grader's words) and the
 grader's in ``autograder/wordings.py`` (which ``autograder.messages`` adds). ``python -m autograder edition``
 rewrites both (``write``); ``tests/test_wordings.py`` fails while either is stale.
@@ -14,6 +18,7 @@ from __future__ import annotations
 import ast
 import importlib.util
 import json
+import re
 import string
 import sys
 import tomllib
@@ -43,6 +48,26 @@ class Declared:
     id: str
     en: str
     side: str
+
+
+@dataclass(frozen=True)
+class Entry:
+    """What a language's file says of one message: the English its wording was stamped against, and the wording."""
+
+    stamped: str | None
+    """The English the wording translates (``"id".en``); None if never stamped."""
+    wording: str | None
+    """The wording (``"id".<language>``, or a plain ``"id" = "..."``); None: kept in English on purpose."""
+
+
+@dataclass(frozen=True)
+class StaleWording:
+    """A wording translating another English than its message's declaration says now: still shown, as it is."""
+
+    id: str
+    stamped: str | None  # the English it was translated from; None if never stamped
+    english: str  # the declaration's English now
+    wording: str
 
 
 def languages() -> ModuleType:
@@ -84,8 +109,8 @@ def wordings_file(language: str) -> Path:
     return I18N / f"messages.{language}.toml"
 
 
-def read_wordings(language: str) -> dict[str, str]:
-    """Message id -> wording in ``language`` (empty if the language has no file yet)."""
+def read_entries(language: str) -> dict[str, Entry]:
+    """Message id -> what ``language``'s file says of it (empty if the language has no file yet)."""
     path = wordings_file(language)
     if not path.exists():
         return {}
@@ -93,10 +118,35 @@ def read_wordings(language: str) -> dict[str, str]:
         table = tomllib.loads(path.read_text())
     except tomllib.TOMLDecodeError as error:
         raise WordingsError(f"{shown(path)} is not valid TOML: {error}") from None
-    wrong = sorted(key for key, value in table.items() if not isinstance(value, str))
+    found, wrong = {}, []
+    for id, value in table.items():
+        if isinstance(value, str):
+            found[id] = Entry(None, value)
+        elif (
+            isinstance(value, dict)
+            and value
+            and set(value) <= {"en", language}
+            and all(isinstance(v, str) for v in value.values())
+        ):
+            found[id] = Entry(value.get("en"), value.get(language))
+        else:
+            wrong.append(id)
     if wrong:
-        raise WordingsError(f'{shown(path)}: not a `"id" = "wording"` line (quote dotted ids): {wrong}')
-    return table
+        raise WordingsError(
+            f'{shown(path)}: not `"id".en = "English"` and `"id".{language} = "wording"` lines (quote every id: '
+            f"most hold a dot): {sorted(wrong)}"
+        )
+    return found
+
+
+def read_wordings(language: str) -> dict[str, str]:
+    """Message id -> wording in ``language`` (the messages it keeps in English aside)."""
+    return {id: e.wording for id, e in read_entries(language).items() if e.wording is not None}
+
+
+def words(language: str) -> dict[str, str]:
+    """Message id -> its template in ``language`` as the files say: the wording there, else its English."""
+    return {d.id: d.en for d in declared()} | read_wordings(language)
 
 
 def _fields(template: str) -> set[str]:
@@ -108,18 +158,95 @@ def problems(language: str) -> list[str]:
     messages = {d.id: d for d in declared()}
     name = shown(wordings_file(language))
     found = []
-    for id, wording in read_wordings(language).items():
+    for id, entry in read_entries(language).items():
         if id not in messages:
             found.append(f"{name}: {id!r} is the id of no message (renamed or removed?)")
-        elif _fields(wording) != _fields(messages[id].en):
-            found.append(f"{name}: {id!r} has the fields {sorted(_fields(wording))}, its English {messages[id].en!r}")
+        elif entry.wording is not None and _fields(entry.wording) != _fields(messages[id].en):
+            found.append(
+                f"{name}: {id!r} has the fields {sorted(_fields(entry.wording))}, its English {messages[id].en!r}"
+            )
     return found
 
 
 def missing(language: str) -> list[Declared]:
-    """The messages with no wording in ``language``: shown in English there."""
+    """The messages ``language``'s file leaves out: shown in English there, and not on purpose yet."""
+    entries = read_entries(language)
+    return [d for d in declared() if d.id not in entries]
+
+
+def in_english(language: str) -> list[Declared]:
+    """The messages ``language`` shows in English: left out of its file, or kept in English there on purpose."""
     words = read_wordings(language)
     return [d for d in declared() if d.id not in words]
+
+
+def stale_wordings(language: str) -> list[StaleWording]:
+    """The wordings of ``language`` stamped against another English than their declaration's now (or never)."""
+    entries = read_entries(language)
+    return [
+        StaleWording(d.id, entry.stamped, d.en, entry.wording)
+        for d in declared()
+        if (entry := entries.get(d.id)) is not None and entry.wording is not None and entry.stamped != d.en
+    ]
+
+
+def stale_report(language: str) -> str:
+    """What the commands and the tests say of ``language``'s stale wordings (empty if none is)."""
+    stale = stale_wordings(language)
+    if not stale:
+        return ""
+    lines = [
+        f"{len(stale)} wording(s) in {shown(wordings_file(language))} translate another English than their message "
+        f"says now (they are shown as they are): update each, then run "
+        f"`python -m autograder edition {language} --stamp`"
+    ]
+    for s in stale:
+        was = "never stamped" if s.stamped is None else f"was {s.stamped!r}"
+        lines.append(f"  {s.id}: {was}, now {s.english!r}; its wording {s.wording!r}")
+    return "\n".join(lines)
+
+
+ENTRY_LINE = re.compile(r'^(?P<key>"(?:[^"\\]|\\.)*"|[A-Za-z0-9_-]+)(?:\.(?P<part>[A-Za-z0-9_-]+))? *= ', re.M)
+"""A line of a wordings file giving one message's English or wording (each on one line)."""
+
+
+def entry_lines(id: str, english: str, wording: str | None, language: str) -> str:
+    """A message's lines in ``language``'s file: the English stamped, then the wording (none: kept in English)."""
+    key = json.dumps(id)
+    lines = [f"{key}.en = {json.dumps(english, ensure_ascii=False)}\n"]
+    if wording is not None:
+        lines.append(f"{key}.{language} = {json.dumps(wording, ensure_ascii=False)}\n")
+    return "".join(lines)
+
+
+def stamp(language: str) -> list[str]:
+    """Record the English each of ``language``'s wordings translates as its message's English now, each message's
+    lines rewritten where they stand (comments and order kept); the ids whose stamp changed."""
+    trouble = problems(language)
+    if trouble:
+        raise WordingsError("\n".join(trouble))
+    path = wordings_file(language)
+    if not path.exists():
+        return []
+    entries, english = read_entries(language), {d.id: d.en for d in declared()}
+    out, done = [], set()
+    for line in path.read_text().splitlines(keepends=True):
+        found = ENTRY_LINE.match(line)
+        if found is None:
+            out.append(line)
+            continue
+        id = tomllib.loads(f"k = {found['key']}")["k"] if found["key"].startswith('"') else found["key"]
+        if id not in done:
+            done.add(id)
+            out.append(entry_lines(id, english[id], entries[id].wording, language))
+    text = "".join(out)
+    wanted = {
+        id: {"en": english[id], **({language: e.wording} if e.wording is not None else {})} for id, e in entries.items()
+    }
+    if done != set(entries) or tomllib.loads(text) != wanted:
+        raise WordingsError(f"{shown(path)}: write each message's English and wording on a line of its own")
+    path.write_text(text)
+    return [id for id, entry in entries.items() if entry.stamped != english[id]]
 
 
 def _module(docstring: str, wordings: dict[str, dict[str, str]]) -> str:
