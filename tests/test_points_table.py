@@ -106,6 +106,16 @@ def test_write_states_a_move_everywhere_and_keeps_the_translation_current(tmp_pa
     assert (tmp_path / "i18n" / "mlp.zh.md").read_text().count(points_table.CELL_BEGIN) == len(registry.CHECKS)
 
 
+@pytest.mark.usefixtures("relu_six_and_six")
+def test_the_hidden_cells_pairs_are_rewritten_in_any_language() -> None:
+    """A translation's pairs are ``en:`` and its own language's line (``fr:`` in a French one)."""
+    chinese = (REPO / "i18n" / "mlp.zh.md").read_text()
+    cells = points_table.hidden_cells(REPO)
+    french = points_table.translated_hidden_cells(chinese.replace("\nzh: ", "\nfr: "), cells, "mlp.fr.md", "fr")
+    assert french == points_table.translated_hidden_cells(chinese, cells, "mlp.zh.md", "zh").replace("\nzh: ", "\nfr: ")
+    assert french != chinese.replace("\nzh: ", "\nfr: ")  # the move of points is written
+
+
 def test_a_markdown_cells_stamp_does_not_cover_its_points_table() -> None:
     intro = nbformat.read(REPO / "source" / "mlp" / "mlp.ipynb", as_version=4).cells[0].source
     forward, backward = registry.check("relu_forward").points, registry.check("relu_backward").points

@@ -117,7 +117,6 @@ def hidden_cells(root: Path = REPO) -> dict[str, registry.Check]:
 
 CODE_SECTION = re.compile(r"^<!-- code (?P<id>[\w-]+)(?: sha (?P<sha>[0-9a-f]+))? -->\n", re.M)
 NEXT_SECTION = re.compile(r"^<!-- (?:cell|code|module) ", re.M)
-PAIR = re.compile(r"^en: (?P<en>.*)\nzh: (?P<zh>.*)$", re.M)
 
 
 def _old_points(check: registry.Check, english: str) -> int | None:
@@ -127,10 +126,10 @@ def _old_points(check: registry.Check, english: str) -> int | None:
     return int(found[1]) if found else None
 
 
-def translated_hidden_cells(text: str, cells: dict[str, registry.Check], where: str) -> str:
+def translated_hidden_cells(text: str, cells: dict[str, registry.Check], where: str, language: str) -> str:
     """The translation ``text`` with each hidden test cell's section saying its check's points (between the
     markers), the translated wording kept; a section that was current (its SHA) stays current."""
-    from autograder.cli.edition import code_sha  # the edition's own SHA of a code cell's texts (it imports us)
+    from autograder.cli.edition import code_sha, entry  # the edition's own SHA and pairs (it imports us)
 
     for match in reversed(list(CODE_SECTION.finditer(text))):
         check = cells.get(match["id"])
@@ -138,11 +137,11 @@ def translated_hidden_cells(text: str, cells: dict[str, registry.Check], where: 
             continue
         following = NEXT_SECTION.search(text, match.end())
         end = following.start() if following else len(text)
-        pairs = list(PAIR.finditer(text, match.end(), end))
+        pairs = list(entry(language).finditer(text, match.end(), end))
         stop = f"{where}: code {match['id']} ({check.cell})"
         if len(pairs) != 1:
-            raise PointsError(f"{stop} should hold one `en:`/`zh:` pair (its comment), not {len(pairs)}")
-        english, translation = pairs[0]["en"], pairs[0]["zh"]
+            raise PointsError(f"{stop} should hold one `en:`/`{language}:` pair (its comment), not {len(pairs)}")
+        english, translation = pairs[0]["en"], pairs[0]["translation"]
         old = _old_points(check, english)
         numbers = re.findall(rf"(?<!\d){old}(?!\d)", translation) if old is not None else []
         if len(numbers) != 1:
@@ -156,7 +155,7 @@ def translated_hidden_cells(text: str, cells: dict[str, registry.Check], where: 
         if sha == code_sha(f"# {english}\n"):
             sha = code_sha(f"# {new}\n")
         head = f"<!-- code {match['id']}" + (f" sha {sha}" if sha else "") + " -->\n"
-        body = f"{CELL_BEGIN}\nen: {new}\nzh: {translation}\n{CELL_END}\n\n"
+        body = f"{CELL_BEGIN}\nen: {new}\n{language}: {translation}\n{CELL_END}\n\n"
         text = text[: match.start()] + head + body + text[end:].lstrip("\n")
     return text if text.endswith("\n") else text + "\n"
 
@@ -188,7 +187,7 @@ def targets(root: Path = REPO) -> dict[Path, str]:
         translation = path.read_text()
         if _count(translation, str(path)) != regions:
             raise PointsError(f"{path} should hold {regions} points table(s), as the master does, between the markers")
-        wanted[path] = translated_hidden_cells(rewritten(translation, language), cells, str(path))
+        wanted[path] = translated_hidden_cells(rewritten(translation, language), cells, str(path), language)
     return wanted
 
 
