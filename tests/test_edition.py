@@ -342,9 +342,13 @@ def test_a_started_translation_lists_every_section_until_stamped(
 
 def test_the_messages_without_a_wording_are_listed(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
     assert edition.missing_wordings("zh") == ""
-    (tmp_path / "messages.zh.toml").write_text('"passed" = "{part}：公开检查全部通过。"\n')
+    (tmp_path / "messages.zh.toml").write_text('"passed" = "{part}：公开检查全部通过。"\n"likely_cause".en = ""\n')
     monkeypatch.setattr(edition.wordings, "I18N", tmp_path)
     monkeypatch.setattr(edition.wordings, "REPO", tmp_path)
     listed = edition.missing_wordings("zh")
-    assert listed.startswith(f"{len(CATALOGUE) - 1} message(s) have no wording in messages.zh.toml")
+    assert listed.startswith(f"{len(CATALOGUE) - 2} message(s) have no wording in messages.zh.toml")
     assert '\n"expected_got".en = "{what}: expected {expected}, got {got}."' in listed and '\n"passed"' not in listed
+    assert '"likely_cause"' not in listed and listed.endswith(
+        '\n1 message(s) are kept in English on purpose in messages.zh.toml (an `"<id>".en` line without its '
+        '`"<id>".zh` line)'
+    )

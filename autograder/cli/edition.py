@@ -400,18 +400,25 @@ def start(language: str) -> Path:
 
 
 def missing_wordings(language: str) -> str:
-    """What ``edition`` says of the messages ``i18n/messages.<language>.toml`` leaves out (shown in English): their
-    ids and English, as lines to add there (empty if it leaves none out)."""
-    missing = wordings.missing(language)
-    if not missing:
-        return ""
-    name = wordings.shown(wordings.wordings_file(language))
-    lines = [f"{json.dumps(m.id)}.en = {json.dumps(m.en, ensure_ascii=False)}" for m in missing]
-    return (
-        f"{len(missing)} message(s) have no wording in {name} and are shown in English in this edition. Add these "
-        f"lines there: each alone keeps its message in English on purpose; to translate one, add its wording on a "
-        f'line below it, `"<id>".{language} = "..."`:\n' + "\n".join(lines)
-    )
+    """What ``edition`` says of the messages shown in English in ``language``: those ``i18n/messages.<language>.toml``
+    leaves out, with their ids and English as lines to add there, then how many it keeps in English on purpose (empty
+    if every message has a wording)."""
+    missing, name = wordings.missing(language), wordings.shown(wordings.wordings_file(language))
+    kept = len(wordings.in_english(language)) - len(missing)
+    notes = []
+    if missing:
+        lines = [f"{json.dumps(m.id)}.en = {json.dumps(m.en, ensure_ascii=False)}" for m in missing]
+        notes.append(
+            f"{len(missing)} message(s) have no wording in {name} and are shown in English in this edition. Add these "
+            f"lines there: each alone keeps its message in English on purpose; to translate one, add its wording on "
+            f'a line below it, `"<id>".{language} = "..."`:\n' + "\n".join(lines)
+        )
+    if kept:
+        notes.append(
+            f'{kept} message(s) are kept in English on purpose in {name} (an `"<id>".en` line without its '
+            f'`"<id>".{language}` line)'
+        )
+    return "\n".join(notes)
 
 
 def languages() -> tuple[str, ...]:

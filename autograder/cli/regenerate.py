@@ -79,12 +79,12 @@ def translation_notes() -> list[str]:
     they were stamped (shown as they are), and how many messages are shown in English."""
     notes = []
     for language in edition.languages():
-        missing = wordings.missing(language)
-        if missing:
+        missing, english = wordings.missing(language), wordings.in_english(language)
+        if english:
             notes.append(
-                f"{language}: {len(missing)} message(s) have no wording in "
-                f"{wordings.shown(wordings.wordings_file(language))} (shown in English): "
-                f"`python -m autograder edition {language}` lists them"
+                f"{language}: {len(english)} message(s) shown in English, {len(missing)} of them left out of "
+                f"{wordings.shown(wordings.wordings_file(language))}: `python -m autograder edition {language}` "
+                "lists them"
             )
         notes += [report] if (report := wordings.stale_report(language)) else []
     return notes
