@@ -206,7 +206,7 @@ def stale_report(language: str) -> str:
     return "\n".join(lines)
 
 
-ENTRY_LINE = re.compile(r'^(?P<key>"(?:[^"\\]|\\.)*"|[A-Za-z0-9_-]+)(?:\.(?P<part>[A-Za-z0-9_-]+))? *= ', re.M)
+ENTRY_LINE = re.compile(r'^(?P<key>"(?:[^"\\]|\\.)*"|[A-Za-z0-9_-]+)(?:\.(?P<part>[A-Za-z0-9_-]+))? *= ')
 """A line of a wordings file giving one message's English or wording (each on one line)."""
 
 
