@@ -30,6 +30,7 @@ import autograder.messages  # noqa: E402, F401 - declares the grader's messages
 import autograder.probe.messages  # noqa: E402, F401 - declares the probe's messages
 import grading  # noqa: E402
 import nn_public  # noqa: E402
+from autograder.cell_ids import grade_id  # noqa: E402
 from autograder.cli import edition
 from catalogue.mistakes import MISTAKES  # noqa: E402
 from nn_i18n import CJK_FONTS  # noqa: E402
@@ -273,11 +274,7 @@ def _failures() -> tuple[Failure, ...]:
     """Every failure of the public and hidden checks on the stub, each catalogued mistake and each corpus file."""
     codes = {m.name: grading.catalogue_code(m.edits) for m in MISTAKES} | grading.corpus()
     release = json.loads((REPO / "release" / "mlp" / "mlp.ipynb").read_text())["cells"]
-    codes["stub"] = "\n\n".join(
-        "".join(c["source"])
-        for c in release
-        if c.get("metadata", {}).get("nbgrader", {}).get("grade_id") in grading.ANSWER_CELLS
-    )
+    codes["stub"] = "\n\n".join("".join(c["source"]) for c in release if grade_id(c) in grading.ANSWER_CELLS)
     failures: dict[str, Failure] = {}
     with grading.secret(grading.SECRETS[0]):
         for name, code in codes.items():
