@@ -125,7 +125,10 @@ def _precision_recall(kind: str) -> dict:
                 results[(name, secret)] = (grading.expected_of(code), lost)
         else:
             for mistake in MISTAKES:
-                results[(mistake.name, secret)] = (_expected_mistake(mistake), _graded("mistake", mistake.name, secret))
+                results[(mistake.name, secret)] = (
+                    grading.catalogue_causes(mistake),
+                    _graded("mistake", mistake.name, secret),
+                )
     return grading.score({f"{n}[{s}]": r for (n, s), r in results.items()})
 
 

@@ -115,6 +115,13 @@ def catalogue_expected(mistake: Mistake) -> dict[str, str | None]:
     return {check_named(cell): mistake.cause for cell in mistake.must_lose if cell in fast}
 
 
+def catalogue_causes(mistake: Mistake) -> dict[str, str | None]:
+    """The true cause of every fast check a catalogued mistake may lose (its part's cells): the mistake's own, on the
+    cells it must lose and on any other of its part that catches it too (a check added to the part later)."""
+    fast = {check.cell for check in registry.fast_checks()}
+    return {check_named(c): mistake.cause for c in registry.cells_a_part_may_cost(mistake.part) if c in fast}
+
+
 def score(results: dict[str, tuple[dict[str, str | None], dict[str, Failure]]]) -> dict[str, Any]:
     """Cause-naming precision and recall over ``{name: (expected, lost)}``: named causes that are right; lost cells
     named."""
@@ -148,6 +155,7 @@ __all__ = [
     "SECRETS",
     "VARIANTS",
     "catalogue_code",
+    "catalogue_causes",
     "catalogue_expected",
     "cause_named",
     "corpus",
