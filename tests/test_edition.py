@@ -228,6 +228,23 @@ def test_a_changed_english_cell_is_named(monkeypatch: pytest.MonkeyPatch, tmp_pa
 
 
 @pytest.mark.parametrize("language", EDITIONS)
+def test_a_new_code_cell_is_named_with_its_section_to_paste(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path, language: str
+) -> None:
+    """A new check's hidden cell has no section in the translation yet: the problem is the section, to paste."""
+    master = _master(tmp_path)
+    notebook = json.loads((REPO / "source" / "mlp" / "mlp.ipynb").read_text())
+    comment = "Hidden tests of ReLU.backward, every input negative (2 points) run here when your work is graded."
+    cell = {"cell_type": "code", "id": "new-code", "metadata": {}, "source": f"# {comment}\npass"}
+    notebook["cells"].append({**cell, "outputs": [], "execution_count": None})
+    (master / "mlp.ipynb").write_text(json.dumps(notebook))
+    monkeypatch.setattr(edition, "MASTER", master)
+    found = "\n".join(edition.problems(language))
+    assert f"id new-code, grade id None) has no translation: add this section to i18n/mlp.{language}.md" in found
+    assert f"<!-- code new-code -->\nen: {comment}\n{language}: {comment}\n" in found
+
+
+@pytest.mark.parametrize("language", EDITIONS)
 def test_a_changed_docstring_of_nn_core_is_named(
     monkeypatch: pytest.MonkeyPatch, tmp_path: Path, language: str
 ) -> None:
