@@ -9,6 +9,8 @@ import nbformat
 from nbformat import NotebookNode
 from nbformat.v4 import new_code_cell, new_markdown_cell, new_raw_cell
 
+from autograder import cell_ids
+from autograder.cell_ids import nbgrader
 from autograder.verdict import MIME
 
 REPO = Path(__file__).resolve().parents[1]
@@ -56,7 +58,7 @@ def feedback_notebook(extra: list[NotebookNode] = ()) -> NotebookNode:
     failure: Failure = documented_failure()
     nb = nbformat.read(REPO / "solutions" / "mlp" / "mlp.ipynb", as_version=4)
     for cell in nb.cells:
-        meta = cell.metadata.get("nbgrader", {})
+        meta = nbgrader(cell)
         if meta.get("grade"):
             meta["score"] = 0 if meta["grade_id"] == "test_linear_backward_dw" else meta["points"]
         if meta.get("grade_id") == "test_linear_backward_dw":
@@ -66,7 +68,7 @@ def feedback_notebook(extra: list[NotebookNode] = ()) -> NotebookNode:
 
 
 def cell(nb: NotebookNode, grade_id: str) -> NotebookNode:
-    return next(c for c in nb.cells if c.metadata.get("nbgrader", {}).get("grade_id") == grade_id)
+    return next(c for c in nb.cells if cell_ids.grade_id(c) == grade_id)
 
 
 def forged(data: object) -> NotebookNode:

@@ -19,6 +19,7 @@ from typing import Any
 from unittest.mock import patch
 
 from autograder import registry
+from autograder.cell_ids import check_named, check_of, grade_id
 from autograder.faults import Fault
 from autograder.settings import quiet_gradebook_warnings
 from autograder.verdict import MIME
@@ -135,9 +136,8 @@ class ReportCourse:
         """The release with ``answers`` (answer cell grade_id -> code) in place of the given stubs."""
         notebook = json.loads(json.dumps(self.notebook))
         for cell in notebook["cells"]:
-            grade_id = cell["metadata"].get("nbgrader", {}).get("grade_id")
-            if grade_id in answers:
-                cell["source"] = answers[grade_id]
+            if grade_id(cell) in answers:
+                cell["source"] = answers[grade_id(cell)]
         return notebook
 
     def add(
@@ -155,17 +155,15 @@ class ReportCourse:
             return
         by_check = {v["check"]: v for v in verdicts}
         for cell in notebook["cells"]:
-            grade_id = cell["metadata"].get("nbgrader", {}).get("grade_id", "")
-            if grade_id.startswith("test_") and grade_id[5:] in by_check:
-                cell["outputs"] = [
-                    {"output_type": "display_data", "metadata": {}, "data": {MIME: by_check[grade_id[5:]]}}
-                ]
+            check = check_of(cell)
+            if check in by_check:
+                cell["outputs"] = [{"output_type": "display_data", "metadata": {}, "data": {MIME: by_check[check]}}]
         (self.folder("autograded", student) / f"{ASSIGNMENT}.ipynb").write_text(json.dumps(notebook))
         with self.gradebook() as gradebook:
             gradebook.update_or_create_student(student, first_name=name[0], last_name=name[1])
             gradebook.add_submission(ASSIGNMENT, student)
             for grade in gradebook.find_submission_notebook(ASSIGNMENT, ASSIGNMENT, student).grades:
-                found = by_check.get(grade.name[5:])
+                found = by_check.get(check_named(grade.name))
                 grade.auto_score = grade.max_score if found and found["passed"] else 0.0
             gradebook.db.commit()
         if feedback:

@@ -10,6 +10,8 @@ import json
 import shutil
 from pathlib import Path
 
+from autograder.cell_ids import grade_id
+
 REPO = Path(__file__).resolve().parents[1]
 RELEASE = REPO / "release" / "mlp"
 SOLUTION = REPO / "solutions" / "mlp" / "mlp.ipynb"
@@ -25,14 +27,10 @@ STATES: dict[str, tuple[str, ...]] = {
 """State -> the answer cells filled in from the solution."""
 
 
-def _grade_id(cell: dict) -> str | None:
-    return cell.get("metadata", {}).get("nbgrader", {}).get("grade_id")
-
-
-def solution_source(grade_id: str) -> str:
+def solution_source(answer: str) -> str:
     """The solution's answer cell, without nbgrader's solution markers (as a student would write it)."""
     cells = json.loads(SOLUTION.read_text())["cells"]
-    source = "".join(next(c for c in cells if _grade_id(c) == grade_id)["source"])
+    source = "".join(next(c for c in cells if grade_id(c) == answer)["source"])
     return "\n".join(
         line for line in source.splitlines() if "### BEGIN SOLUTION" not in line and "### END SOLUTION" not in line
     )
@@ -45,9 +43,9 @@ def student_notebook(state: str, folder: Path, release: Path = RELEASE) -> Path:
         shutil.copy(helper, folder / helper.name)
     notebook = json.loads(next(release.glob("*.ipynb")).read_text())  # mlp.ipynb, or mlp_zh.ipynb (Chinese edition)
     for cell in notebook["cells"]:
-        if _grade_id(cell) in STATES[state]:
-            source = solution_source(_grade_id(cell))
-            if state == "wrong_dw" and _grade_id(cell) == "linear":
+        if grade_id(cell) in STATES[state]:
+            source = solution_source(grade_id(cell))
+            if state == "wrong_dw" and grade_id(cell) == "linear":
                 assert source.count(WRONG_DW[0]) == 1
                 source = source.replace(*WRONG_DW)
             cell["source"] = source

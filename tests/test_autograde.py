@@ -7,7 +7,8 @@ import re
 
 import pytest
 
-from autograder import classroom, registry
+from autograder import cell_ids, classroom, registry
+from autograder.cell_ids import check_of
 from autograder.judge import secret
 from autograder.registry import cells_a_part_may_cost
 from catalogue.mistakes import GATE_CELL, MISTAKES, VARIANTS, Mistake
@@ -22,12 +23,7 @@ def _test_cells(graded: GradedClass, student: str) -> dict[str, dict]:
     """Hidden test cells of the student's autograded notebook, by grade_id."""
     path = graded.course / "autograded" / student / classroom.ASSIGNMENT / classroom.NOTEBOOK
     cells = json.loads(path.read_text())["cells"]
-    return {
-        c["metadata"]["nbgrader"]["grade_id"]: c
-        for c in cells
-        if c.get("metadata", {}).get("nbgrader", {}).get("grade")
-        and c["metadata"]["nbgrader"]["grade_id"].startswith("test_")
-    }  # not the 0-point public check cells
+    return {cell_ids.grade_id(c): c for c in cells if check_of(c) is not None}  # not the 0-point public check cells
 
 
 def _shown(cell: dict) -> str:
@@ -154,10 +150,6 @@ def test_feedback_and_export_work_for_the_class(graded_class: GradedClass) -> No
 
 def test_slow_solution_fails_the_gate_with_a_message_about_speed(graded_class: GradedClass) -> None:
     path = graded_class.course / "autograded" / "linear_python_loops" / classroom.ASSIGNMENT / classroom.NOTEBOOK
-    gate = next(
-        c
-        for c in json.loads(path.read_text())["cells"]
-        if c["metadata"].get("nbgrader", {}).get("grade_id") == GATE_CELL
-    )
+    gate = next(c for c in json.loads(path.read_text())["cells"] if cell_ids.grade_id(c) == GATE_CELL)
     errors = [o for o in gate["outputs"] if o["output_type"] == "error"]
     assert errors and "MNIST training speed" in errors[0]["evalue"] and "loop" in errors[0]["evalue"], gate["outputs"]

@@ -278,6 +278,7 @@ def feedback_html(assignment: str, folder: Path) -> Path:
     from nbgrader.coursedir import CourseDirectory
     from nbgrader.preprocessors import GetGrades
 
+    from autograder.cell_ids import nbgrader
     from autograder.preprocessors.verify import apply_verdict
     from autograder.settings import load_course_config
     from autograder.verdict import Verdict
@@ -290,7 +291,7 @@ def feedback_html(assignment: str, folder: Path) -> Path:
             exporter.register_preprocessor(preprocessor)
     nb = nbformat.read(REPO / "solutions" / assignment / f"{assignment}.ipynb", as_version=4)
     for cell in nb.cells:
-        meta = cell.metadata.get("nbgrader", {})
+        meta = nbgrader(cell)
         if meta.get("grade"):
             meta["score"] = 0 if meta["grade_id"] == "test_linear_backward_dw" else meta["points"]
         if meta.get("grade_id") == "test_linear_backward_dw":

@@ -18,6 +18,7 @@ from nn_messages import CheckFailed, Failure  # noqa: E402
 
 import grading  # noqa: E402
 from autograder import registry  # noqa: E402
+from autograder.cell_ids import check_named  # noqa: E402
 from catalogue.mistakes import MISTAKES, VARIANTS, Mistake  # noqa: E402
 
 CORPUS = grading.corpus()
@@ -99,7 +100,7 @@ def test_a_wrong_cause_fails_the_per_cell_test_with_its_message() -> None:
 @pytest.mark.parametrize("mistake", MISTAKES, ids=lambda m: m.name)
 def test_catalogued_mistake_loses_its_cells_only_and_names_its_cause(mistake: Mistake, secret: str) -> None:
     lost = _graded("mistake", mistake.name, secret)
-    allowed = {c.removeprefix("test_") for c in registry.cells_a_part_may_cost(mistake.part)}
+    allowed = {check_named(c) for c in registry.cells_a_part_may_cost(mistake.part)}
     assert set(lost) <= allowed, {c: str(f)[:300] for c, f in lost.items()}
     for check, cause in _expected_mistake(mistake).items():
         assert check in lost, f"{mistake.name} should lose {check}"
@@ -124,7 +125,10 @@ def _precision_recall(kind: str) -> dict:
                 results[(name, secret)] = (grading.expected_of(code), lost)
         else:
             for mistake in MISTAKES:
-                results[(mistake.name, secret)] = (_expected_mistake(mistake), _graded("mistake", mistake.name, secret))
+                results[(mistake.name, secret)] = (
+                    grading.catalogue_causes(mistake),
+                    _graded("mistake", mistake.name, secret),
+                )
     return grading.score({f"{n}[{s}]": r for (n, s), r in results.items()})
 
 

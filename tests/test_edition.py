@@ -30,6 +30,7 @@ import autograder.messages  # noqa: E402, F401 - declares the grader's messages
 import autograder.probe.messages  # noqa: E402, F401 - declares the probe's messages
 import grading  # noqa: E402
 import nn_public  # noqa: E402
+from autograder.cell_ids import grade_id  # noqa: E402
 from autograder.cli import edition
 from catalogue.mistakes import MISTAKES  # noqa: E402
 from nn_i18n import CJK_FONTS  # noqa: E402
@@ -227,6 +228,23 @@ def test_a_changed_english_cell_is_named(monkeypatch: pytest.MonkeyPatch, tmp_pa
 
 
 @pytest.mark.parametrize("language", EDITIONS)
+def test_a_new_code_cell_is_named_with_its_section_to_paste(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path, language: str
+) -> None:
+    """A new check's hidden cell has no section in the translation yet: the problem is the section, to paste."""
+    master = _master(tmp_path)
+    notebook = json.loads((REPO / "source" / "mlp" / "mlp.ipynb").read_text())
+    comment = "Hidden tests of ReLU.backward, every input negative (2 points) run here when your work is graded."
+    cell = {"cell_type": "code", "id": "new-code", "metadata": {}, "source": f"# {comment}\npass"}
+    notebook["cells"].append({**cell, "outputs": [], "execution_count": None})
+    (master / "mlp.ipynb").write_text(json.dumps(notebook))
+    monkeypatch.setattr(edition, "MASTER", master)
+    found = "\n".join(edition.problems(language))
+    assert f"id new-code, grade id None) has no translation: add this section to i18n/mlp.{language}.md" in found
+    assert f"<!-- code new-code -->\nen: {comment}\n{language}: {comment}\n" in found
+
+
+@pytest.mark.parametrize("language", EDITIONS)
 def test_a_changed_docstring_of_nn_core_is_named(
     monkeypatch: pytest.MonkeyPatch, tmp_path: Path, language: str
 ) -> None:
@@ -273,11 +291,7 @@ def _failures() -> tuple[Failure, ...]:
     """Every failure of the public and hidden checks on the stub, each catalogued mistake and each corpus file."""
     codes = {m.name: grading.catalogue_code(m.edits) for m in MISTAKES} | grading.corpus()
     release = json.loads((REPO / "release" / "mlp" / "mlp.ipynb").read_text())["cells"]
-    codes["stub"] = "\n\n".join(
-        "".join(c["source"])
-        for c in release
-        if c.get("metadata", {}).get("nbgrader", {}).get("grade_id") in grading.ANSWER_CELLS
-    )
+    codes["stub"] = "\n\n".join("".join(c["source"]) for c in release if grade_id(c) in grading.ANSWER_CELLS)
     failures: dict[str, Failure] = {}
     with grading.secret(grading.SECRETS[0]):
         for name, code in codes.items():

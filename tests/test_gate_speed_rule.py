@@ -19,6 +19,7 @@ import pytest
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO / "source" / "mlp"))  # the assignment's helper modules, as the worker sees them
 
+from autograder.cell_ids import grade_id  # noqa: E402
 from autograder.classroom import Edit, apply_edits  # noqa: E402
 from autograder.judge import gate as gate_judge  # noqa: E402
 from autograder.judge import gate_reference  # noqa: E402
@@ -67,9 +68,7 @@ def mlp_class(edits: tuple[Edit, ...]) -> type:
     """The MLP of the solution notebook with ``edits``, its cells compiled as the worker compiles them."""
     notebook = json.loads(apply_edits((REPO / "solutions" / "mlp" / "mlp.ipynb").read_text(), edits))
     cells = [
-        {"grade_id": c["metadata"]["nbgrader"]["grade_id"], "source": "".join(c["source"])}
-        for c in notebook["cells"]
-        if c.get("metadata", {}).get("nbgrader", {}).get("grade_id") in CELLS
+        {"grade_id": grade_id(c), "source": "".join(c["source"])} for c in notebook["cells"] if grade_id(c) in CELLS
     ]
     namespace, errors = load_answer(cells)
     assert not errors, errors
@@ -267,7 +266,7 @@ def test_nothing_the_gate_worker_holds_trains_a_model_that_does_not(monkeypatch:
 def mlp_source_with_linear() -> str:
     """The reference solution's Linear class, as the worker would have it."""
     notebook = json.loads((REPO / "solutions" / "mlp" / "mlp.ipynb").read_text())
-    (cell,) = [c for c in notebook["cells"] if c.get("metadata", {}).get("nbgrader", {}).get("grade_id") == "linear"]
+    (cell,) = [c for c in notebook["cells"] if grade_id(c) == "linear"]
     return "".join(cell["source"])
 
 

@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 
 from autograder import classroom, registry
+from autograder.cell_ids import check_of, grade_id, nbgrader
 from autograder.cli import edition
 from conftest import REPO
 
@@ -27,10 +28,6 @@ def _cells(path: Path) -> list[dict]:
 
 def _source(cell: dict) -> str:
     return "".join(cell["source"]) if isinstance(cell["source"], list) else cell["source"]
-
-
-def _nbgrader(cell: dict) -> dict:
-    return cell.get("metadata", {}).get("nbgrader", {})
 
 
 EDITIONS = (classroom.ASSIGNMENT, *(f"{classroom.ASSIGNMENT}_{language}" for language in edition.languages()))
@@ -68,8 +65,8 @@ def test_release_has_no_solution_and_no_hidden_test_code() -> None:
         "1ae287373328993a4b3c76daec8bbe62",
     ):
         assert marker not in text, f"release/ contains {marker!r}"
-    answers = [c for c in _cells(release / classroom.NOTEBOOK) if _nbgrader(c).get("solution")]
-    assert {_nbgrader(c)["grade_id"] for c in answers} == {"linear", "relu", "cross_entropy", "sgd", "mlp"}
+    answers = [c for c in _cells(release / classroom.NOTEBOOK) if nbgrader(c).get("solution")]
+    assert {grade_id(c) for c in answers} == set(registry.answers())
     code = "\n".join(_source(c) for c in _cells(release / classroom.NOTEBOOK) if c["cell_type"] == "code")
     for snippet in (
         "x.T @ grad",
@@ -84,15 +81,11 @@ def test_release_has_no_solution_and_no_hidden_test_code() -> None:
 
 
 def test_hidden_test_cells_are_one_quiet_call_each() -> None:
-    cells = [
-        c
-        for c in _cells(REPO / "source" / classroom.ASSIGNMENT / classroom.NOTEBOOK)
-        if _nbgrader(c).get("grade") and _nbgrader(c)["grade_id"].startswith("test_")
-    ]
-    assert {_nbgrader(c)["grade_id"] for c in cells} == {check.cell for check in registry.CHECKS}
+    cells = [c for c in _cells(REPO / "source" / classroom.ASSIGNMENT / classroom.NOTEBOOK) if check_of(c) is not None]
+    assert {grade_id(c) for c in cells} == {check.cell for check in registry.CHECKS}
     for cell in cells:
         hidden = re.search(r"### BEGIN HIDDEN TESTS\n(.*)\n### END HIDDEN TESTS", _source(cell), re.S)
-        assert hidden, f"{_nbgrader(cell)['grade_id']} has no hidden block"
+        assert hidden, f"{grade_id(cell)} has no hidden block"
         # one call, ended by `;` so IPython shows no value (nbgrader would read a value as partial credit)
         assert re.fullmatch(r"import autograder; autograder\.check_\w+\(\w+\);", hidden.group(1)), hidden.group(1)
 
@@ -104,9 +97,9 @@ def test_public_check_cells_are_short_locked_zero_point_autograded_cells() -> No
         for c in _cells(REPO / "release" / classroom.ASSIGNMENT / classroom.NOTEBOOK)
         if _source(c).startswith("# Public checks for ")
     ]
-    assert [_nbgrader(c).get("grade_id") for c in cells] == [f"public_{p}" for p in registry.answers()]
+    assert [nbgrader(c).get("grade_id") for c in cells] == [f"public_{p}" for p in registry.answers()]
     for cell, (part, name) in zip(cells, registry.answers().items(), strict=True):
-        meta = _nbgrader(cell)
+        meta = nbgrader(cell)
         assert meta["grade"] and meta["locked"] and meta["points"] == 0 and not meta["solution"], meta
         assert _source(cell).splitlines()[-1] == f"nn_public.check_{part}({name})"
         assert len(_source(cell).splitlines()) <= 4 and max(len(line) for line in _source(cell).splitlines()) <= 100
@@ -119,7 +112,7 @@ TABLE_ROWS = {registry.part_label(part): part for part in registry.parts()}
 def check_points_table(where: str, text: str) -> None:
     """The markdown table `| part | cells with points | total |` agrees with the notebook's metadata."""
     cells = _cells(REPO / "source" / classroom.ASSIGNMENT / classroom.NOTEBOOK)
-    points = {_nbgrader(c)["grade_id"]: _nbgrader(c)["points"] for c in cells if _nbgrader(c).get("grade")}
+    points = {grade_id(c): nbgrader(c)["points"] for c in cells if nbgrader(c).get("grade")}
     rows = {
         label: (detail.strip(), int(total))
         for label, detail, total in re.findall(r"^\| (.+?) \|(.*?)\| \**(\d+)\** \|$", text, re.M)

@@ -15,6 +15,7 @@ from pathlib import Path
 import pytest
 
 from autograder import classroom
+from autograder.cell_ids import grade_id, nbgrader
 from gradingkit import MNIST, REPO, grade, make_course, totals
 
 pytestmark = pytest.mark.slow  # grades with nbgrader in the sandbox
@@ -27,17 +28,17 @@ def _as_handed_in(course: Path) -> tuple[str, str]:
     """The reference answers in the released notebook (what a correct student hands in), and the same with one
     locked test cell edited."""
     released = {
-        c["metadata"]["nbgrader"]["grade_id"]: c["source"]
+        grade_id(c): c["source"]
         for c in json.loads((course / "release" / classroom.ASSIGNMENT / classroom.NOTEBOOK).read_text())["cells"]
-        if "nbgrader" in c["metadata"]
+        if grade_id(c)
     }
     notebook = json.loads((REPO / "solutions" / classroom.ASSIGNMENT / classroom.NOTEBOOK).read_text())
     for cell in notebook["cells"]:
-        if cell["metadata"].get("nbgrader", {}).get("locked"):
-            cell["source"] = released[cell["metadata"]["nbgrader"]["grade_id"]]
+        if nbgrader(cell).get("locked"):
+            cell["source"] = released[grade_id(cell)]
     untouched = json.dumps(notebook)
     for cell in notebook["cells"]:
-        if cell["metadata"].get("nbgrader", {}).get("grade_id") == EDITED:
+        if grade_id(cell) == EDITED:
             cell["source"] = "".join(cell["source"]) + "\nprint('I changed a locked cell')"
     return untouched, json.dumps(notebook)
 

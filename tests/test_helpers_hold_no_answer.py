@@ -22,19 +22,20 @@ import pytest
 
 sys.path.insert(0, str(Path(__file__).resolve().parent / "corpus"))
 import grading  # noqa: E402
+from autograder import cell_ids  # noqa: E402
 from autograder.judge import reference  # noqa: E402
 from catalogue.attacks import Context, Submission  # noqa: E402
 from catalogue.attacks_helpers import HELPER_ATTACKS  # noqa: E402
 from nn_checks import worst_difference  # noqa: E402
 
-FAST_CELLS = {f"test_{name}" for name in grading.CHECKS}
+FAST_CELLS = {cell_ids.test_cell(name) for name in grading.CHECKS}
 
 
 def _lost(attack: Submission) -> set[str]:
     notebook = attack.make(grading.SOLUTION_TEXT, Context(gradebook="", solution_notebooks=()))["mlp.ipynb"]
     code = "\n\n".join(grading._cells(notebook)[cell] for cell in grading.ANSWER_CELLS)
     with grading.secret(grading.SECRETS[0]):
-        return {f"test_{check}" for check in grading.failures(grading.namespace(code, f"<{attack.name}>"))}
+        return {cell_ids.test_cell(check) for check in grading.failures(grading.namespace(code, f"<{attack.name}>"))}
 
 
 @pytest.mark.parametrize("attack", HELPER_ATTACKS, ids=lambda a: a.name)

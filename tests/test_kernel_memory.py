@@ -21,6 +21,7 @@ import pytest
 from nbformat import NotebookNode
 from traitlets.config import Config
 
+from autograder.cell_ids import grade_id
 from autograder.grading import kernel
 from autograder.settings import KitGrading
 
@@ -167,7 +168,7 @@ def test_the_reference_notebook_runs_in_the_kernel_far_under_the_default_bound(
     nb = nbformat.read(tmp_path / "submission" / "mlp.ipynb", as_version=4)
     nb, execute = _execute(tmp_path / "submission", nb)
     errors = [
-        (cell.metadata.get("nbgrader", {}).get("grade_id"), _text(cell)[-300:])
+        (grade_id(cell), _text(cell)[-300:])
         for cell in nb.cells
         if any(output.output_type == "error" for output in cell.get("outputs", []))
     ]

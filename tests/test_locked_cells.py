@@ -19,6 +19,7 @@ from nbgrader.api import Gradebook
 from nbgrader.preprocessors import ComputeChecksums, SaveCells
 from traitlets.config import Config
 
+from autograder import cell_ids
 from autograder.preprocessors.locked_cells import OverwriteLockedCells
 from autograder.settings import apply
 
@@ -58,7 +59,7 @@ def _overwrite(nb: nbformat.NotebookNode, resources: dict, **traits) -> tuple[nb
 
 
 def _cell(nb: nbformat.NotebookNode, grade_id: str) -> nbformat.NotebookNode:
-    return next(c for c in nb.cells if c.metadata.get("nbgrader", {}).get("grade_id") == grade_id)
+    return next(c for c in nb.cells if cell_ids.grade_id(c) == grade_id)
 
 
 def test_the_kit_registers_it_in_place_of_overwrite_cells() -> None:
@@ -74,11 +75,11 @@ def test_the_untouched_release_logs_no_warning_and_gets_its_hidden_tests_back(re
     release = nbformat.read(RELEASE, as_version=4)
     hidden = [c for c in nbformat.read(SOURCE, as_version=4).cells if _hidden(c)]
     assert len(hidden) >= 12  # the release lost them: stock nbgrader warns of each cell
-    assert not any(_hidden(_cell(release, c.metadata.nbgrader.grade_id)) for c in hidden)
+    assert not any(_hidden(_cell(release, cell_ids.grade_id(c))) for c in hidden)
     graded, warnings = _overwrite(release, resources)
     assert warnings == []
     for cell in hidden:
-        assert _cell(graded, cell.metadata.nbgrader.grade_id).source == cell.source
+        assert _cell(graded, cell_ids.grade_id(cell)).source == cell.source
 
 
 def _hidden(cell: nbformat.NotebookNode) -> bool:

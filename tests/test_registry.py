@@ -18,6 +18,7 @@ REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO / "source" / "mlp"))  # the judges import the course's helpers
 
 from autograder import registry  # noqa: E402
+from autograder.cell_ids import grade_id, nbgrader  # noqa: E402
 from autograder.cli import demo, hidden_cells  # noqa: E402
 from catalogue.mistakes import MISTAKES  # noqa: E402
 
@@ -68,7 +69,7 @@ def test_the_master_notebooks_hidden_cells_are_the_registrys() -> None:
 
 
 def _cells(nb: nbformat.NotebookNode) -> list[str]:
-    return [c.get("metadata", {}).get("nbgrader", {}).get("grade_id", c.cell_type) for c in nb.cells]
+    return [grade_id(c) or c.cell_type for c in nb.cells]
 
 
 def test_a_new_check_gets_its_cell_after_its_part_and_a_removed_one_loses_it(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -79,10 +80,11 @@ def test_a_new_check_gets_its_cell_after_its_part_and_a_removed_one_loses_it(mon
     before = nbformat.read(MASTER, as_version=4)
     after = hidden_cells.synced(before)
     order = _cells(after)
-    assert order.index("test_relu_backward_twice") == order.index("test_relu_backward") + 1
+    last = max(order.index(cell) for cell in registry.cells_of_part("relu") if cell != new.cell)
+    assert order.index(new.cell) == last + 1  # after its part's other cells
     assert "test_sgd_step" not in order and "sgd" in order and "public_sgd" in order
-    cell = after.cells[order.index("test_relu_backward_twice")]
-    assert cell.source == registry.hidden_cell_source(new) and cell.metadata["nbgrader"]["points"] == 3
+    cell = after.cells[order.index(new.cell)]
+    assert cell.source == registry.hidden_cell_source(new) and nbgrader(cell)["points"] == 3
     assert len(order) == len(_cells(before)) and "test_sgd_step" in _cells(before)  # the original is left as it was
 
 

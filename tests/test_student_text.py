@@ -24,6 +24,7 @@ from nn_messages import CheckFailed, Failure, Text  # noqa: E402
 
 import grading  # noqa: E402
 from autograder import registry  # noqa: E402
+from autograder.cell_ids import grade_id  # noqa: E402
 from autograder.exporters.summary import _error_of  # noqa: E402
 from autograder.grading.summary import summary_lines  # noqa: E402
 from autograder.judge.checks import judge, run_here  # noqa: E402
@@ -300,7 +301,7 @@ def test_a_leaking_exception_reaches_notebook_feedback_and_terminal_capped(tmp_p
         assert all(grades[cell].score == 0 for cell in RAISING_LOSES), grades
         graded = course / "autograded" / attack.name / classroom.ASSIGNMENT / classroom.NOTEBOOK
         nb = json.loads(graded.read_text())
-        hidden = [c for c in nb["cells"] if c.get("metadata", {}).get("nbgrader", {}).get("grade_id") in RAISING_LOSES]
+        hidden = [c for c in nb["cells"] if grade_id(c) in RAISING_LOSES]
         for cell in hidden:
             for output in cell["outputs"]:
                 if output["output_type"] == "error":

@@ -261,7 +261,15 @@ def code_problems(cells: list[dict], language: str) -> list[str]:
         if cell["cell_type"] != "code":
             continue
         where = f"code cell {number} (id {cell['id']}, grade id {nbgrader(cell).get('grade_id')})"
-        found += _text_problems(where, _source(cell), table.get(cell["id"]), language)
+        texts = [t.english for t in code_texts(_source(cell)) if t.required]
+        if cell["id"] not in table and texts:  # a new cell (such as a new check's hidden cell): its section to paste
+            found.append(
+                f"{where} has no translation: add this section to {wordings.shown(translations_file(language))}, "
+                f"translate its `{language}:` lines, then run `python -m autograder edition {language} --stamp`:\n"
+                + code_section(cell["id"], texts, language)
+            )
+        else:
+            found += _text_problems(where, _source(cell), table.get(cell["id"]), language)
     ids = {c["id"] for c in cells if c["cell_type"] == "code"}
     found += [f"the translation of code {i} matches no code cell of the master" for i in table if i not in ids]
     return found + module_problems(language)
@@ -377,6 +385,11 @@ i18n/mlp.zh.md's (its header says it). Translate each `cell` section and each `{
 """
 
 
+def code_section(cell_id: str, texts: list[str], language: str) -> str:
+    """A code cell's section of a translation file, with the English in place of each translation."""
+    return f"<!-- code {cell_id} -->\n" + "".join(f"en: {t}\n{language}: {t}\n" for t in texts)
+
+
 def start(language: str) -> Path:
     """Write ``i18n/mlp.<language>.md`` for a new language: a section per markdown cell, code cell and module students
     read, the English in place of each translation, nothing stamped (so ``problems`` lists every section)."""
@@ -389,7 +402,7 @@ def start(language: str) -> Path:
         if cell["cell_type"] == "markdown":
             parts.append(f"<!-- cell {cell['id']} -->\n{_source(cell)}\n")
         elif texts := [t.english for t in code_texts(_source(cell)) if t.required]:
-            parts.append(f"<!-- code {cell['id']} -->\n" + "".join(f"en: {t}\n{language}: {t}\n" for t in texts))
+            parts.append(code_section(cell["id"], texts, language))
     for module in MODULES:
         texts = [
             t.english.replace("\n", "\\n") for t in code_texts((MASTER / f"{module}.py").read_text()) if t.required

@@ -22,6 +22,7 @@ from pathlib import Path
 import nbformat
 
 from autograder import registry
+from autograder.cell_ids import check_of
 from autograder.cli import wordings
 
 BEGIN = "[//]: # (generated points table: do not edit)"
@@ -101,18 +102,11 @@ def _count(text: str, where: str) -> int:
     return len(REGION.findall(text))
 
 
-def _grade_id(cell: nbformat.NotebookNode) -> str:
-    return cell.get("metadata", {}).get("nbgrader", {}).get("grade_id", "")
-
-
 def hidden_cells(root: Path = REPO) -> dict[str, registry.Check]:
     """The master notebook's hidden test cells: cell id -> its check."""
     notebook = nbformat.read(root / "source" / "mlp" / "mlp.ipynb", as_version=4)
-    return {
-        c.id: registry.check(_grade_id(c)[len("test_") :])
-        for c in notebook.cells
-        if _grade_id(c).startswith("test_") and _grade_id(c)[len("test_") :] in registry.BY_NAME
-    }
+    checks = {c.id: check_of(c) for c in notebook.cells}
+    return {cell_id: registry.check(name) for cell_id, name in checks.items() if name in registry.BY_NAME}
 
 
 CODE_SECTION = re.compile(r"^<!-- code (?P<id>[\w-]+)(?: sha (?P<sha>[0-9a-f]+))? -->\n", re.M)

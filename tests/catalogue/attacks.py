@@ -13,6 +13,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from autograder import registry
+from autograder.cell_ids import grade_id, nbgrader
 from autograder.classroom import Edit, apply_edits
 from catalogue.mistakes import GATE_CELL
 
@@ -71,13 +72,9 @@ def _cells(
     return make
 
 
-def _grade_id(cell: dict) -> str | None:
-    return cell.get("metadata", {}).get("nbgrader", {}).get("grade_id")
-
-
 def _retype(cells: list[dict], ids: set[str]) -> list[dict]:
     for cell in cells:
-        if _grade_id(cell) in ids:
+        if grade_id(cell) in ids:
             cell["cell_type"] = "markdown"
             cell.pop("outputs", None)
             cell.pop("execution_count", None)
@@ -86,14 +83,14 @@ def _retype(cells: list[dict], ids: set[str]) -> list[dict]:
 
 def _rename(cells: list[dict], renames: dict[str, str]) -> list[dict]:
     for cell in cells:
-        if _grade_id(cell) in renames:
-            cell["metadata"]["nbgrader"]["grade_id"] = renames[_grade_id(cell)]
+        if grade_id(cell) in renames:
+            cell["metadata"]["nbgrader"]["grade_id"] = renames[grade_id(cell)]
     return cells
 
 
 def _blank_tests(cells: list[dict]) -> list[dict]:
     for cell in cells:
-        if cell.get("metadata", {}).get("nbgrader", {}).get("grade"):
+        if nbgrader(cell).get("grade"):
             cell["source"] = "pass"
     return cells
 
@@ -501,7 +498,7 @@ FAULTS: tuple[Submission, ...] = (
     Submission(
         "fault_deleted_test_cells",
         "two hidden test cells deleted",
-        _cells(lambda cells: [c for c in cells if _grade_id(c) not in ("test_linear_forward", "test_sgd_step")]),
+        _cells(lambda cells: [c for c in cells if grade_id(c) not in ("test_linear_forward", "test_sgd_step")]),
         (),
     ),
     Submission(

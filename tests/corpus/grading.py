@@ -22,6 +22,7 @@ sys.path.insert(0, str(REPO / "tests"))
 from nn_messages import CheckFailed, Failure  # noqa: E402
 
 from autograder import registry  # noqa: E402
+from autograder.cell_ids import check_named, grade_id  # noqa: E402
 from autograder.classroom import apply_edits  # noqa: E402
 from autograder.judge.checks import run_here  # noqa: E402
 from catalogue.mistakes import MISTAKES, VARIANTS, Mistake  # noqa: E402
@@ -34,11 +35,7 @@ ANSWER_CELLS = tuple(registry.answers())
 
 def _cells(notebook_text: str) -> dict[str, str]:
     cells = json.loads(notebook_text)["cells"]
-    return {
-        c["metadata"]["nbgrader"]["grade_id"]: "".join(c["source"])
-        for c in cells
-        if c.get("metadata", {}).get("nbgrader", {}).get("grade_id")
-    }
+    return {grade_id(c): "".join(c["source"]) for c in cells if grade_id(c)}
 
 
 SOURCE_CELLS = _cells((REPO / "source" / "mlp" / "mlp.ipynb").read_text())
@@ -115,7 +112,14 @@ def catalogue_code(edits: tuple) -> str:
 
 def catalogue_expected(mistake: Mistake) -> dict[str, str | None]:
     fast = {check.cell for check in registry.fast_checks()}
-    return {cell.removeprefix("test_"): mistake.cause for cell in mistake.must_lose if cell in fast}
+    return {check_named(cell): mistake.cause for cell in mistake.must_lose if cell in fast}
+
+
+def catalogue_causes(mistake: Mistake) -> dict[str, str | None]:
+    """The true cause of every fast check a catalogued mistake may lose (its part's cells): the mistake's own, on the
+    cells it must lose and on any other of its part that catches it too (a check added to the part later)."""
+    fast = {check.cell for check in registry.fast_checks()}
+    return {check_named(c): mistake.cause for c in registry.cells_a_part_may_cost(mistake.part) if c in fast}
 
 
 def score(results: dict[str, tuple[dict[str, str | None], dict[str, Failure]]]) -> dict[str, Any]:
@@ -151,6 +155,7 @@ __all__ = [
     "SECRETS",
     "VARIANTS",
     "catalogue_code",
+    "catalogue_causes",
     "catalogue_expected",
     "cause_named",
     "corpus",
