@@ -11,14 +11,26 @@ formatted, e.g. ``f"{accuracy:.2%}"``), shown as they are in every language, or 
 
 The probe's own messages (time limits, what a probe was running) are in ``autograder/probe/messages.py``: the
 sandboxed worker has the probe package and the helpers, not this module. The notebook's helpers declare theirs in
-``nn_messages`` and ``nn_diagnosis``.
+``nn_messages`` and ``nn_diagnosis``; a message only the grader shows (the causes and formula of the MLP's logits,
+which the public checks do not test) is declared here, so students get only what their checks show.
 """
 
 from __future__ import annotations
 
-from nn_messages import add_wordings, message, text
+from collections.abc import Mapping
+
+import nn_messages
+from nn_messages import cause, formula, message, text
 
 from autograder.wordings import WORDINGS
+
+
+def add_wordings(wordings: Mapping[str, Mapping[str, str]]) -> None:
+    """Add the wordings (language -> message id -> wording) of the grader's messages to the helpers' (``nn_messages``
+    renders every message, the grader's too, with its ``WORDINGS``)."""
+    for language, words in wordings.items():
+        nn_messages.WORDINGS.setdefault(language, {}).update(words)
+
 
 add_wordings(WORDINGS)  # the wordings of these messages and the probe's in every language but English
 
@@ -83,6 +95,18 @@ LOSS_TARGET_AXIS = text(
 SGD_STEP = message(
     "sgd.step",
     en="{call} with the .grad of parameter {index} None",
+)
+
+# --------------------------------------------------------------------------------------------- MLP
+
+MLP_NO_RELU = cause("mlp.no_relu", en="the ReLU is skipped: fc2(fc1(x))")
+MLP_RELU_ON_LOGITS = cause(
+    "mlp.relu_on_logits",
+    en="the ReLU is also applied to the logits: the last layer is fc2, with no activation",
+)
+MLP_FORWARD_FORMULA = formula(
+    "mlp_forward",
+    en="logits = fc2(relu(fc1(x))): call the three layers in this order and return the last output",
 )
 
 # --------------------------------------------------------------------------------------------- the MNIST gate

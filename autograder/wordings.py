@@ -1,7 +1,7 @@
 """The wordings of the grader's messages in each language but English, by message id:
 generated from ``i18n/messages.<language>.toml`` by the kit's ``edition`` command: do not edit.
 
-Trusted side: ``autograder.messages`` adds them to the helpers' (``nn_messages.add_wordings``).
+Trusted side: ``autograder.messages`` adds them to the helpers' (``nn_messages.WORDINGS``).
 """
 
 WORDINGS: dict[str, dict[str, str]] = {
@@ -29,6 +29,9 @@ WORDINGS: dict[str, dict[str, str]] = {
         "loss.call": "CrossEntropyLoss().{call}（logits 的形状为 {shape}，最大的 |logit| 为 {largest}）",
         "loss.target_axis": "用标签索引了错误的轴：y 中每行一个类别下标（真实标签），所以应当用 [np.arange(B), y] 取元素",
         "sgd.step": "{call}（参数 {index} 的 .grad 为 None）",
+        "cause.mlp.no_relu": "跳过了 ReLU：fc2(fc1(x))",
+        "cause.mlp.relu_on_logits": "对 logits 也用了 ReLU：最后一层是 fc2，后面没有激活函数",
+        "formula.mlp_forward": "logits = fc2(relu(fc1(x)))：按这个顺序调用三层，并返回最后的输出",
         "gate.speed": "MNIST 训练速度",
         "gate.training": "MNIST 训练（784-256-10，一个 batch 中有 32 个样本）",
         "gate.forward": "MLP(784, 256, 10).forward（32 张 MNIST 图像）",

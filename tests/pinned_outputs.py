@@ -20,7 +20,8 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent / "corpus"))
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "source" / "mlp"))
-from nn_messages import LANGUAGES, CheckFailed, Failure  # noqa: E402
+from nn_languages import LANGUAGES  # noqa: E402
+from nn_messages import CheckFailed, Failure  # noqa: E402
 
 import grading  # noqa: E402
 from autograder import registry  # noqa: E402

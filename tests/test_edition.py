@@ -24,6 +24,7 @@ import pytest
 from conftest import REPO
 
 sys.path.insert(0, str(REPO / "tests" / "corpus"))
+from nn_languages import CJK_FONTS  # noqa: E402
 from nn_messages import CATALOGUE, CheckFailed, Failure, Text, render  # noqa: E402
 
 import autograder.messages  # noqa: E402, F401 - declares the grader's messages
@@ -33,7 +34,6 @@ import nn_public  # noqa: E402
 from autograder.cell_ids import grade_id  # noqa: E402
 from autograder.cli import edition
 from catalogue.mistakes import MISTAKES  # noqa: E402
-from nn_i18n import CJK_FONTS  # noqa: E402
 
 PUBLIC = {
     "Linear": nn_public.check_linear,

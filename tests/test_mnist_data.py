@@ -318,14 +318,19 @@ def test_user_dir_is_never_replaced_by_download(user_dir, http_root):
         mnist_data.load_mnist(user_dir, mirrors=[http_root[1]])
 
 
+def _read_idx(path: Path, magic: int, count: int | None = None) -> np.ndarray:
+    """One IDX file read and validated as the loader reads each of its four files."""
+    return mnist_data._parse_idx(mnist_data._read_bytes(path), path, magic, count)
+
+
 def test_read_idx_direct(tmp_path):
     path = tmp_path / "x.gz"
     path.write_bytes(labels_gz(4))
-    assert mnist_data.read_idx(path, mnist_data.LABEL_MAGIC, 4).tolist() == [0, 1, 2, 3]
+    assert _read_idx(path, mnist_data.LABEL_MAGIC, 4).tolist() == [0, 1, 2, 3]
     with pytest.raises(MnistDataError, match="expected 5"):
-        mnist_data.read_idx(path, mnist_data.LABEL_MAGIC, 5)
+        _read_idx(path, mnist_data.LABEL_MAGIC, 5)
     with pytest.raises(MnistDataError, match=str(tmp_path / "missing.gz")):
-        mnist_data.read_idx(tmp_path / "missing.gz", mnist_data.LABEL_MAGIC)
+        _read_idx(tmp_path / "missing.gz", mnist_data.LABEL_MAGIC)
 
 
 # ----------------------------------------------------------------------------

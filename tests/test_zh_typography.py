@@ -22,13 +22,13 @@ from conftest import REPO
 
 sys.path.insert(0, str(REPO / "tests"))
 import nn_messages  # noqa: E402
+from nn_languages import CJK_FONTS  # noqa: E402
 
 import mnist_data  # noqa: E402
 import nn_i18n  # noqa: E402
 import tiny_mnist  # noqa: E402
 from autograder.cell_ids import grade_id  # noqa: E402
 from autograder.cli import edition  # noqa: E402
-from nn_i18n import CJK_FONTS  # noqa: E402
 
 CJK = "\u3000-\u303f\u3400-\u4dbf\u4e00-\u9fff\uff00-\uffef"
 RETIRED = {

@@ -285,7 +285,7 @@ def modules() -> dict[Path, str]:
         ),
         GRADER_MODULE: _module(
             f"The wordings of the grader's messages in each language but English, by message id:\n{GENERATED}.\n\n"
-            "Trusted side: ``autograder.messages`` adds them to the helpers' (``nn_messages.add_wordings``).\n",
+            "Trusted side: ``autograder.messages`` adds them to the helpers' (``nn_messages.WORDINGS``).\n",
             sides["grader"],
         ),
     }

@@ -16,9 +16,14 @@ from typing import Any
 import numpy as np
 
 from autograder.judge import reference
-from nn_diagnosis import OVERFLOW_LOGIT, UNDERFLOW_LOG_P
 
 Wrong = dict[str, Any]
+OVERFLOW_LOGIT = 88.0
+"""exp overflows float32 above about 88.7 (float64 above about 709.8): a row whose largest logit is beyond ±88
+``can_overflow`` without the max shift."""
+UNDERFLOW_LOG_P = -87.0
+"""A probability below exp(-87) underflows to 0 in float32 (below about exp(-745) in float64): a target whose log
+probability is below it ``can_underflow``."""
 
 
 def _float64(value: Any) -> Any:

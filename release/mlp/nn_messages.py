@@ -7,8 +7,8 @@ likely cause and the formula. ``CheckFailed`` carries one; a notebook shows it i
 
 Adding a message: declare it here with ``message(id, en=...)`` and give its wording in each other language in
 ``i18n/messages.<language>.toml``; the grader's own messages are declared the same way in the grader. A language's
-wordings reach these helpers in ``nn_wordings`` (generated from those files), and the grader adds its own
-(``add_wordings``); a message without a wording in a language is shown in English, never empty. Adding a language: the
+wordings reach these helpers in ``nn_wordings`` (generated from those files), and the grader adds its own to
+``WORDINGS``; a message without a wording in a language is shown in English, never empty. Adding a language: the
 maintainer guide's "Adding a language".
 """
 
@@ -20,7 +20,6 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from nn_languages import LANGUAGES  # noqa: F401 - the languages a message is shown in, as callers import them here
 from nn_languages import language as language_of
 from nn_wordings import WORDINGS as HELPER_WORDINGS
 
@@ -51,13 +50,7 @@ CATALOGUE: dict[str, Message] = {}
 
 WORDINGS: dict[str, dict[str, str]] = {language: dict(words) for language, words in HELPER_WORDINGS.items()}
 """Language -> message id -> its wording there (English aside): these helpers' own, and the grader's when it is
-loaded (``add_wordings``)."""
-
-
-def add_wordings(wordings: Mapping[str, Mapping[str, str]]) -> None:
-    """Add the wordings (language -> message id -> wording) of another catalogue's messages: the grader's."""
-    for language, words in wordings.items():
-        WORDINGS.setdefault(language, {}).update(words)
+loaded (the grader adds them)."""
 
 
 def message(id: str, en: str) -> Message:
@@ -578,11 +571,6 @@ SGD_GRAD_CHANGED = cause(
     "sgd.grad_changed",
     en="step modified or cleared .grad; only zero_grad() clears it",
 )
-MLP_NO_RELU = cause("mlp.no_relu", en="the ReLU is skipped: fc2(fc1(x))")
-MLP_RELU_ON_LOGITS = cause(
-    "mlp.relu_on_logits",
-    en="the ReLU is also applied to the logits: the last layer is fc2, with no activation",
-)
 MLP_RETURNS_RELU_GRAD = cause(
     "mlp.returns_relu_grad",
     en="backward returns the gradient after relu.backward instead of what fc1.backward returns",
@@ -702,10 +690,6 @@ CROSS_ENTROPY_GRAD_FORMULA = formula(
 SGD_FORMULA = formula(
     "sgd",
     en="θ ← θ − η ∂L/∂θ for every parameter with a gradient, changing the array itself: `p -= self.lr * p.grad`",
-)
-MLP_FORWARD_FORMULA = formula(
-    "mlp_forward",
-    en="logits = fc2(relu(fc1(x))): call the three layers in this order and return the last output",
 )
 MLP_BACKWARD_FORMULA = formula(
     "mlp_backward",

@@ -45,7 +45,6 @@ __all__ = [
     "Mnist",
     "MnistDataError",
     "load_mnist",
-    "read_idx",
     "to_vectors",
 ]
 
@@ -172,17 +171,6 @@ def _parse_idx(raw: bytes, path: Path, expected_magic: int, expected_count: int 
         bad = int(np.argmax(array >= NUM_CLASSES))
         raise MnistDataError(say.MNIST_BAD_LABEL(path=path, label=array[bad], index=bad, last=NUM_CLASSES - 1))
     return array
-
-
-def read_idx(path: Path, expected_magic: int, expected_count: int | None = None) -> np.ndarray:
-    """Read a gzip'ed IDX file and validate it; raise MnistDataError if anything is off.
-
-    ``expected_magic`` is 2051 for images (then (count, 28, 28) is returned) or
-    2049 for labels ((count,), values 0..9). ``expected_count``, if given, must
-    equal the number of items in the file.
-    """
-    path = Path(path)
-    return _parse_idx(_read_bytes(path), path, expected_magic, expected_count)
 
 
 def _sha256(raw: bytes) -> str:

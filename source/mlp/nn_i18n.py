@@ -13,7 +13,7 @@ import logging
 import warnings
 from typing import Any
 
-from nn_languages import CJK_FONTS, Language, language  # noqa: F401 - CJK_FONTS: what the plots look for in Chinese
+from nn_languages import Language, language
 from nn_messages import NO_CHINESE_FONT, Message, Text, render
 
 LANGUAGE = "en"

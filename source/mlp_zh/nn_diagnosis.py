@@ -186,12 +186,6 @@ RELU_BACKWARD = Quantity(
 LOG_EPS = 1e-7
 """The largest eps accepted inside the loss's log, ``-log(p + eps)``, or as a clip,
 ``-log(np.clip(p, eps, 1 - eps))``."""
-OVERFLOW_LOGIT = 88.0
-"""exp overflows float32 above about 88.7 (float64 above about 709.8): a row whose largest logit is beyond ±88
-``can_overflow`` without the max shift."""
-UNDERFLOW_LOG_P = -87.0
-"""A probability below exp(-87) underflows to 0 in float32 (below about exp(-745) in float64): a target whose log
-probability is below it ``can_underflow``."""
 
 
 def _overflowed(
@@ -380,14 +374,6 @@ def check_sgd(name: str, cases: Sequence[dict[str, Any]]) -> None:
                     fail(say.ITS_GRAD(what=what), say.LEAVE_GRAD(), say.IT_CHANGED(), say.SGD_GRAD_CHANGED)
 
 
-MLP_FORWARD = Quantity(
-    "logits",
-    say.MLP_FORWARD_FORMULA,
-    (
-        Suspect(say.MLP_NO_RELU, given="mlp_no_relu"),
-        Suspect(say.MLP_RELU_ON_LOGITS, given="mlp_relu_on_logits"),
-    ),
-)
 MLP_BACKWARD = Quantity(
     "dX",
     say.MLP_BACKWARD_FORMULA,
