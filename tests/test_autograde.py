@@ -13,6 +13,7 @@ from autograder.judge import secret
 from autograder.registry import cells_a_part_may_cost
 from catalogue.mistakes import GATE_CELL, MISTAKES, VARIANTS, Mistake
 from conftest import REFERENCE, UNTOUCHED, GradedClass
+from gradingkit import grade
 
 pytestmark = pytest.mark.slow  # the slow tier: grades with nbgrader in the sandbox
 
@@ -153,3 +154,10 @@ def test_slow_solution_fails_the_gate_with_a_message_about_speed(graded_class: G
     gate = next(c for c in json.loads(path.read_text())["cells"] if cell_ids.grade_id(c) == GATE_CELL)
     errors = [o for o in gate["outputs"] if o["output_type"] == "error"]
     assert errors and "MNIST training speed" in errors[0]["evalue"] and "loop" in errors[0]["evalue"], gate["outputs"]
+
+
+def test_a_student_asked_for_without_a_submission_is_named_not_skipped(graded_class: GradedClass) -> None:
+    """A mistyped ``--student`` says whom it could not find and fails, instead of grading 0 of 0 and succeeding."""
+    done = grade(graded_class.other_course, "--student", "nobody-here")
+    assert done.returncode == 1, done.stdout + done.stderr
+    assert "No submission of mlp for nobody-here (looked for " in done.stdout, done.stdout

@@ -90,7 +90,12 @@ def grade_class(
     scheduler = scheduler or kit.scheduler or None
     _say(out, _what_grading_uses(grading))
     env = {**os.environ, "MNIST_DIR": str(grading.mnist), **prepared_env(course, grading, assignment)}
-    chosen = [s for s in paths.submitted_students(assignment) if not students or s in students]
+    submitted = paths.submitted_students(assignment)
+    chosen = [s for s in submitted if not students or s in students]
+    missing = sorted(set(students or ()) - set(submitted))
+    if missing:
+        where = paths.submitted("<student>", assignment)
+        _say(out, f"No submission of {assignment} for {', '.join(missing)} (looked for {where}); not graded.")
     refused = make_gradable(paths, assignment, notebook, chosen, out)
     todo = [s for s in chosen if s not in refused and (force or not _is_graded(paths, assignment, s, notebook))]
     dispatcher = _dispatcher(scheduler, paths, config, grading, assignment, out) if scheduler else None
@@ -117,7 +122,7 @@ def grade_class(
         if dispatcher is not None:
             dispatcher.close()
     report(run, paths, assignment, out)
-    return run.results
+    return {**run.results, **dict.fromkeys(missing, False)}
 
 
 def _say(out: Any, text: str) -> None:
