@@ -15,8 +15,10 @@ import pytest
 
 from autograder import registry, sandbox
 from autograder.classroom import Edit, apply_edits
+from autograder.faults import GraderFault
 from autograder.grading import verify, workers
 from autograder.judge.outcome import WorkerOutcome
+from gradingkit import MNIST
 
 pytestmark = pytest.mark.slow  # starts sandboxed workers
 
@@ -167,10 +169,6 @@ def test_a_gate_worker_within_its_speed_limit_is_never_charged_for_the_cpu_backs
     """The gate's fixed CPU budget is only a backstop: on a machine where the grader's own training makes the speed
     rule allow more than it, reaching it is the grader's fault (here the reference solution, far within its speed
     limit, meets a 4 s backstop)."""
-    from gradingkit import MNIST
-
-    from autograder.faults import GraderFault
-
     gate = next(group for group in registry.worker_groups() if registry.check(group[0]).slow)
     grading = workers.Grading(
         helpers=REPO / "release" / "mlp",
