@@ -146,3 +146,22 @@ def test_a_release_without_its_data_file_fails_the_checks_with_a_message(tmp_pat
     assert run.returncode == 0 and not run.stderr, run.stderr
     assert run.stdout.startswith("public_data_unreadable |"), run.stdout
     assert "nn_public_data.json" in run.stdout and "Traceback" not in run.stdout
+
+
+def test_a_grading_worker_holds_the_release_s_helpers_and_their_data(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``workers.prepare`` copies the release's modules and the data they read, and nothing of a release can take
+    the place of the worker's own ``manifest.json`` or ``answer.json``."""
+    from autograder import registry
+    from autograder.grading import workers
+
+    monkeypatch.setenv("MLP_GRADER_SECRET", "public-data")
+    release = tmp_path / "release"
+    shutil.copytree(RELEASE, release)
+    (release / "manifest.json").write_text("{}")
+    group = registry.worker_groups()[0][:1]
+    program, _ = workers.prepare(tmp_path / "worker", group, [], release)
+    for name in ("nn_public_data.json", "nn_public_data.py", "nn_public.py"):
+        assert (program / name).read_bytes() == (RELEASE / name).read_bytes(), name
+    assert json.loads((program / "manifest.json").read_text()) == registry.manifest(group)
