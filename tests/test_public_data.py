@@ -125,14 +125,14 @@ def test_the_writer_refuses_what_would_not_read_back(value: Any) -> None:
 RELEASE = Path(__file__).resolve().parents[1] / "release" / "mlp"
 
 
-@pytest.mark.parametrize("damage", ["missing", "not JSON"])
+@pytest.mark.parametrize("damage", ["missing", "not JSON", "not the kit's"])
 def test_a_release_without_its_data_file_fails_the_checks_with_a_message(tmp_path: Path, damage: str) -> None:
     """A student's folder without ``nn_public_data.json`` (or with a broken one): the check cell fails with one
     message naming the file (``CheckFailed``, shown without a traceback), not a traceback of the reader."""
     for helper in RELEASE.glob("*.py"):
         shutil.copy(helper, tmp_path / helper.name)
-    if damage == "not JSON":
-        (tmp_path / "nn_public_data.json").write_text('{"LINEAR": ')
+    if damage != "missing":
+        (tmp_path / "nn_public_data.json").write_text('{"LINEAR": ' if damage == "not JSON" else '{"LINEAR": []}')
     script = (
         "import nn_public\n"
         "from nn_messages import CheckFailed\n"

@@ -32,13 +32,14 @@ def decoded(value: Any) -> Any:
 
 
 def load(file: Path = FILE) -> dict[str, Any]:
-    """Every check's data in ``file``, by name; ``CheckFailed`` says so if the file is missing or unreadable."""
+    """Every check's data in ``file``, by name; ``CheckFailed`` says so if the file is missing, unreadable or not
+    the kit's."""
     try:
         stored = json.loads(Path(file).read_text(encoding="utf-8"))
-    except (OSError, ValueError) as error:
+        return {name: decoded(stored[name]) for name in NAMES}
+    except (OSError, ValueError, TypeError, KeyError) as error:
         reason = f"{type(error).__name__}: {error}"
         raise CheckFailed(Failure(say.PUBLIC_DATA_UNREADABLE(file=Path(file).name, error=reason))) from None
-    return {name: decoded(stored[name]) for name in NAMES if name in stored}
 
 
 def __getattr__(name: str) -> Any:
@@ -46,6 +47,4 @@ def __getattr__(name: str) -> Any:
     if not isinstance(name, str) or name not in NAMES:
         raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
     globals().update(load())
-    if name not in globals():
-        raise AttributeError(f"{FILE.name} holds no {name}")
     return globals()[name]
