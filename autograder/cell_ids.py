@@ -27,7 +27,7 @@ def grade_id(cell: Any) -> str:
     return found if isinstance(found, str) else ""
 
 
-def test_cell(check: str) -> str:
+def hidden_cell_id(check: str) -> str:
     """The grade id of the hidden test cell that decides ``check``."""
     return f"{TEST_PREFIX}{check}"
 

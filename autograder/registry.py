@@ -18,7 +18,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from autograder.cell_ids import test_cell
+from autograder.cell_ids import hidden_cell_id
 
 SETUP_CELL = "setup"
 """The locked cell every answer cell runs after (imports, the course's base classes)."""
@@ -44,7 +44,7 @@ class Check:
     @property
     def cell(self) -> str:
         """grade_id of the hidden test cell."""
-        return test_cell(self.name)
+        return hidden_cell_id(self.name)
 
     @property
     def answer_cell(self) -> str:

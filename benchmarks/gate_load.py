@@ -47,15 +47,16 @@ def _variants() -> dict[str, tuple[tuple[Any, ...], str]]:
         "einsum64": (einsum + FLOAT64_PARAMETERS, "float64 + np.einsum Linear"),
         "float64": (FLOAT64_PARAMETERS, "float64 Linear, x @ W"),
         "per_sample_loop": (LOOPS["per_sample_forward"][0] + LOOPS["per_sample_dw"][0], "Python loop over samples"),
+        "per_entry_forward": (LOOPS["per_entry_forward"][0], "per-entry Python loop in Linear.forward only"),
         "per_entry_loop": (
             next(m.edits for m in MISTAKES if m.name == "linear_python_loops"),
-            "catalogue linear_python_loops (per-entry loop)",
+            "catalogue linear_python_loops (per-entry loops, forward and backward)",
         ),
     }
 
 
-NAMES = ("reference", "einsum64", "float64", "per_sample_loop", "per_entry_loop")
-DEFAULT = ("reference", "einsum64", "per_sample_loop", "per_entry_loop")
+NAMES = ("reference", "einsum64", "float64", "per_sample_loop", "per_entry_forward", "per_entry_loop")
+DEFAULT = ("reference", "einsum64", "per_sample_loop", "per_entry_forward", "per_entry_loop")
 
 
 def one_gate(name: str) -> dict[str, Any]:

@@ -17,7 +17,7 @@ def _cell(metadata: Any, cell_type: str = "code") -> dict[str, Any]:
 
 def test_every_checks_test_cell_names_it_back() -> None:
     for check in registry.CHECKS:
-        assert check.cell == cell_ids.test_cell(check.name)
+        assert check.cell == cell_ids.hidden_cell_id(check.name)
         assert check_of(_cell({"nbgrader": {"grade_id": check.cell}})) == check.name
     assert check_named("linear") is None and check_named("public_linear") is None
 

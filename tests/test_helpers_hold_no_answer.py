@@ -28,14 +28,16 @@ from catalogue.attacks import Context, Submission  # noqa: E402
 from catalogue.attacks_helpers import HELPER_ATTACKS  # noqa: E402
 from nn_checks import worst_difference  # noqa: E402
 
-FAST_CELLS = {cell_ids.test_cell(name) for name in grading.CHECKS}
+FAST_CELLS = {cell_ids.hidden_cell_id(name) for name in grading.CHECKS}
 
 
 def _lost(attack: Submission) -> set[str]:
     notebook = attack.make(grading.SOLUTION_TEXT, Context(gradebook="", solution_notebooks=()))["mlp.ipynb"]
     code = "\n\n".join(grading._cells(notebook)[cell] for cell in grading.ANSWER_CELLS)
     with grading.secret(grading.SECRETS[0]):
-        return {cell_ids.test_cell(check) for check in grading.failures(grading.namespace(code, f"<{attack.name}>"))}
+        return {
+            cell_ids.hidden_cell_id(check) for check in grading.failures(grading.namespace(code, f"<{attack.name}>"))
+        }
 
 
 @pytest.mark.parametrize("attack", HELPER_ATTACKS, ids=lambda a: a.name)

@@ -11,7 +11,7 @@ from __future__ import annotations
 import statistics
 from pathlib import Path
 
-from autograder.cell_ids import test_cell
+from autograder.cell_ids import hidden_cell_id
 from autograder.report.aggregate import ClassSummary, causes_by_id
 from autograder.student_text import student_text
 
@@ -49,7 +49,7 @@ def summary_lines(summary: ClassSummary, report: Path, most: int = 5) -> list[st
 
 def cell(check: str) -> str:
     """A check as the instructor sees it in nbgrader (formgrader, the gradebook, the demo's table): its test cell."""
-    return test_cell(check)
+    return hidden_cell_id(check)
 
 
 def _feedback_line(summary: ClassSummary) -> str:

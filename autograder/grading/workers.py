@@ -69,7 +69,7 @@ class WorkerBudget:
     """How long a worker may take, judged from outside the sandbox (student code cannot catch or stop this)."""
 
     checks_cpu: float = 120.0  # CPU seconds of the worker of a group of small checks, all its processes together
-    gate_cpu: float = 200.0  # CPU seconds of the MNIST gate's worker
+    gate_cpu: float = 1800.0  # backstop of the MNIST gate's worker: its speed rule (``grading.pace``) stops it first
     stall: float = 20.0  # wall seconds in which a worker using under STALL_CPU seconds of CPU is stopped as stuck
     wall: float = 900.0  # wall seconds after which a worker still computing means the machine cannot keep up
     idle: float = 120.0  # wall seconds after which a worker that computed under IDLE_SHARE of them is stopped
@@ -348,6 +348,14 @@ def run_group(
         run = run_worker(box, program, remaining, grading.budget.cpu(group), grading.budget, gate)
         if run.stopped == "wall":
             raise GraderFault(f"a sandboxed worker {run.reason}: this machine is too busy to grade now")
+        if run.stopped == "cpu" and gate is not None:
+            # The speed rule, limit x the grader's training measured beside it, stops a too-slow gate worker before
+            # this fixed backstop wherever the grader's own training is fast enough for the backstop: reaching it
+            # says that this machine is not, which is no fault of the student's.
+            raise GraderFault(
+                f"the MNIST gate's worker {run.reason} within its speed limit (KitGrading.worker_gate_cpu_seconds "
+                f"is too low for {gate['max_slowdown']:g} times the grader's own training on this machine)"
+            )
         if not run.report.started:
             failed_starts += 1
             if failed_starts >= grading.start_attempts:

@@ -150,11 +150,13 @@ GATE_HIDDEN, GATE_BATCH, GATE_TRAIN_SIZE = 256, 32, 60000
 GATE_LEARNING_RATES = (0.2, 0.2, 0.03)
 # Speed (autograder/grading/pace.py, autograder/judge/gate.py): the gate worker's CPU time, measured from outside its
 # sandbox, must stay within GATE_MAX_SLOWDOWN times the grader's own float32 NumPy training of the same steps,
-# measured the same way at the same time. Measured on the 2-core machine (BENCHMARKS.md): the reference solution
-# about 1.5 times, float64 + einsum about 30, the catalogue's per-entry Python loop about 65. GATE_WALL_SECONDS only
-# stops a hang that uses no CPU (the probe stops a step after 10 CPU seconds). The worker's own watch (workers.py)
-# must allow longer.
-GATE_MAX_SLOWDOWN = 45.0
+# measured the same way at the same time. How far other code is from that training depends on the CPU and on the
+# load (BENCHMARKS.md, "The speed limit across machines"): float64 + einsum about 24 times, a per-entry Python loop
+# in forward only 38-65, per-entry loops in forward and backward too (the catalogue's) about 650 per step. The
+# limit is 4 times the einsum code's, and 1.5 times the forward-only loop's on the machine where it was slowest.
+# GATE_WALL_SECONDS only stops a hang that uses no CPU (the probe stops a step after 10 CPU seconds). The worker's own
+# watch (workers.py) must allow longer.
+GATE_MAX_SLOWDOWN = 100.0
 GATE_WALL_SECONDS = 1200.0
 
 

@@ -6,7 +6,7 @@ code). Each carries a wrong answer and a trick; it must score no more than the s
   the model's own parameters as matrices and scratch;
 - one NaN once turned the distance check off: ``cheat_nan_after_training`` writes weights trained elsewhere and a NaN;
 - speed was once measured inside the student's process: ``cheat_fake_clocks_slow_loop`` is the catalogue's per-entry
-  loop (right values, far too slow) with the tracer and every clock of the process replaced.
+  loops (right values, far too slow) with the tracer and every clock of the process replaced.
 """
 
 from __future__ import annotations
@@ -61,7 +61,7 @@ FAKE_CLOCKS = (
     "_time.thread_time = _time.process_time = _time.perf_counter = _time.monotonic = lambda: 0.0\n"
     "_time.thread_time_ns = _time.process_time_ns = _time.perf_counter_ns = lambda: 0\n"
 )
-# Forging the worker's progress as well only delays the stop to the whole run's allowance (about 2 minutes of CPU
+# Forging the worker's progress as well only delays the stop to the whole run's allowance (about 5 minutes of CPU
 # here, too long for the class the slow tier grades): tests/test_gate_pace.py proves that with a stand-in worker.
 LOOPS = next(m for m in MISTAKES if m.name == "linear_python_loops")
 
@@ -88,7 +88,7 @@ GATE_ATTACKS: tuple[Submission, ...] = (
     ),
     Submission(
         "cheat_fake_clocks_slow_loop",
-        "the per-entry Python loop in Linear.forward, with the tracer and every clock of its process replaced",
+        "the per-entry Python loops of Linear, with the tracer and every clock of its process replaced",
         _slow_loop_with_fake_clocks,
         (GATE_CELL,),
         shows="MNIST training speed",

@@ -11,7 +11,7 @@ gate, which trains the student's MLP, may go with them.
 from __future__ import annotations
 
 from autograder import registry
-from autograder.cell_ids import test_cell
+from autograder.cell_ids import hidden_cell_id
 from autograder.classroom import Edit, apply_edits
 from catalogue.attacks import Context, Submission
 from catalogue.mistakes import GATE_CELL
@@ -34,7 +34,7 @@ def _replace(*edits: tuple[str, str, str]) -> object:
 def _attack(name: str, description: str, loses: tuple[str, ...], *edits: tuple[str, str, str]) -> Submission:
     """Loses ``loses``; may lose the rest of its part too (a helper that raises now stops the method there)."""
     part = registry.cells_of_part(edits[0][0])
-    return Submission(name, description, _replace(*edits), tuple(test_cell(c) for c in loses), (*part, *GATE))
+    return Submission(name, description, _replace(*edits), tuple(hidden_cell_id(c) for c in loses), (*part, *GATE))
 
 
 FORWARD = "return x @ self.W + self.b"

@@ -38,6 +38,11 @@ def _m(name: str, part: str, description: str, old: str, new: str, must_lose: tu
     return Mistake(name, part, description, (Edit(part, old, new),), must_lose, cause)
 
 
+def per_entry(a: str, b: str) -> str:
+    """The product ``a @ b`` written entry by entry in Python: one NumPy dot product per entry."""
+    return f"np.array([[{a}[i] @ {b}[:, j] for j in range({b}.shape[1])] for i in range({a}.shape[0])])"
+
+
 FORWARD_SAVE = 'self.ctx["x"] = x\n'
 SGD_UPDATE = "p -= self.lr * p.grad"
 MLP_BACKWARD = (
@@ -153,13 +158,15 @@ MISTAKES: tuple[Mistake, ...] = (
         ("test_linear_backward_dw",),
         "input of an earlier forward call",
     ),
-    _m(
+    Mistake(  # hundreds of times the grader's training on every machine measured (BENCHMARKS.md): far over the limit
         "linear_python_loops",
         "linear",
-        "forward computes each output entry in a Python loop (right values, far too slow)",
-        "return x @ self.W + self.b",
-        "out = np.array([[x[i] @ self.W[:, j] for j in range(self.W.shape[1])] for i in range(x.shape[0])])\n"
-        "        return out + self.b",
+        "forward and backward compute each output entry in a Python loop (right values, far too slow)",
+        (
+            Edit("linear", "return x @ self.W + self.b", f"return {per_entry('x', 'self.W')} + self.b"),
+            Edit("linear", "self.W.grad = x.T @ grad", f"self.W.grad = {per_entry('x.T', 'grad')}"),
+            Edit("linear", "return grad @ self.W.T", f"return {per_entry('grad', 'self.W.T')}"),
+        ),
         (GATE_CELL,),
         "Python loop",
     ),
