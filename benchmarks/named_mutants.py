@@ -109,9 +109,9 @@ MUTANTS: tuple[NamedMutant, ...] = (
     ),
     NamedMutant(
         "public_sgd_one_step",
-        "source/mlp/nn_public_data.py",
-        '    "steps": 2,',
-        '    "steps": 1,',
+        "source/mlp/nn_public_data.json",
+        '  "steps": 2,',
+        '  "steps": 1,',
         "the public SGD check takes one step instead of two",
         (WEAKENED,),
     ),

@@ -39,7 +39,7 @@ def solution_source(answer: str) -> str:
 def student_notebook(state: str, folder: Path, release: Path = RELEASE) -> Path:
     """Write the release (notebook and helpers) into ``folder`` with the answers of ``state``; return the notebook."""
     folder.mkdir(parents=True, exist_ok=True)
-    for helper in release.glob("*.py"):
+    for helper in [*release.glob("*.py"), *release.glob("*.json")]:  # the helper modules and the data they read
         shutil.copy(helper, folder / helper.name)
     notebook = json.loads(next(release.glob("*.ipynb")).read_text())  # mlp.ipynb, or mlp_zh.ipynb (Chinese edition)
     for cell in notebook["cells"]:

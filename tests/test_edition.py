@@ -150,7 +150,7 @@ def test_each_edition_has_the_master_s_code_grade_ids_and_points(language: str) 
     folder = REPO / "source" / f"mlp_{language}"
     for name in ("nn_checks.py", "nn_diagnosis.py", "nn_languages.py", "nn_messages.py", "nn_public.py"):
         assert (REPO / "source" / "mlp" / name).read_bytes() == (folder / name).read_bytes(), name
-    for name in ("nn_wordings.py", "mnist_data.py"):
+    for name in ("nn_wordings.py", "mnist_data.py", "nn_public_data.py", "nn_public_data.json"):
         assert (REPO / "source" / "mlp" / name).read_bytes() == (folder / name).read_bytes(), name
     core, core_zh = ((REPO / "source" / f / "nn_core.py").read_text() for f in ("mlp", f"mlp_{language}"))
     assert code_aside(core) == code_aside(core_zh), "nn_core.py: only its texts are translated"

@@ -1,14 +1,19 @@
-"""The public checks' stored data (``source/mlp/nn_public_data.py``) is what the grader's reference computes.
+"""The public checks' stored data (``source/mlp/nn_public_data.json``) is what the grader's reference computes.
 
 The public checks compare with data, never with a function a student could call
 (``tests/test_helpers_hold_no_answer.py``); that data is generated from one source, ``autograder/judge/public_data.py``:
 here it is regenerated and compared, value by value, and the stored finite-difference gradients agree with the
-reference's exact ones.
+reference's exact ones. The students' reader (``nn_public_data.py``) reads it back bit for bit, and says so, as a
+failed check, when the file is not beside it.
 """
 
 from __future__ import annotations
 
-import re
+import json
+import shutil
+import subprocess
+import sys
+from pathlib import Path
 from typing import Any
 
 import nn_public_data
@@ -84,14 +89,79 @@ def test_the_stored_gradients_are_the_reference_gradients() -> None:
         assert worst_difference(stored, expected)[0] < 1e-7
 
 
-def test_the_written_file_evaluates_to_the_data() -> None:
-    names: dict[str, Any] = {}
-    exec(compile(writer.source(), "<nn_public_data>", "exec"), names)  # noqa: S102 - the generator's own text
-    for name, value in GENERATED.items():
-        _same(names[name], value, name)
+def test_the_written_file_reads_back_bit_for_bit() -> None:
+    read = writer.decoded(writer.text())
+    assert list(read) == list(GENERATED)
+    assert writer.agrees(read, GENERATED)
+    pairs = [(read, GENERATED)]
+    while pairs:  # every array has the computed dtype, shape and bits; every other value is the same, of the same type
+        stored, computed = pairs.pop()
+        assert type(stored) is (list if isinstance(computed, tuple) else type(computed))
+        if isinstance(computed, dict):
+            pairs += [(stored[k], computed[k]) for k in computed]
+        elif isinstance(computed, (list, tuple)):
+            pairs += list(zip(stored, computed, strict=True))
+        elif isinstance(computed, np.ndarray):
+            same = stored.dtype == computed.dtype and stored.shape == computed.shape
+            assert same and stored.tobytes() == computed.tobytes()
+            assert stored.flags.c_contiguous and stored.flags.owndata and stored.flags.writeable
+        else:
+            assert stored == computed
 
 
 def test_the_written_file_names_only_dtypes_numpy_1_26_has() -> None:
     # np.bool was removed in NumPy 1.24 and came back in 2.0; students may run 1.26 (pyproject: numpy>=1.26).
-    dtypes = set(re.findall(r"dtype=([\w.]+)", writer.source()))
-    assert dtypes and dtypes <= {"bool", "np.float32", "np.float64", "np.int64"}, dtypes
+    found: set[str] = set()
+    json.loads(writer.text(), object_hook=lambda d: found.add(d.get("dtype", "")) or d)
+    assert found - {""} == {"bool", "float32", "float64", "int64"}, found
+
+
+@pytest.mark.parametrize("value", [np.array([1.0, np.nan]), float("inf"), {"dtype": 1, "shape": 2, "data": 3}, {1: 2}])
+def test_the_writer_refuses_what_would_not_read_back(value: Any) -> None:
+    with pytest.raises((TypeError, ValueError)):
+        public_data.text(value)
+
+
+RELEASE = Path(__file__).resolve().parents[1] / "release" / "mlp"
+
+
+@pytest.mark.parametrize("damage", ["missing", "not JSON", "not the kit's"])
+def test_a_release_without_its_data_file_fails_the_checks_with_a_message(tmp_path: Path, damage: str) -> None:
+    """A student's folder without ``nn_public_data.json`` (or with a broken one): the check cell fails with one
+    message naming the file (``CheckFailed``, shown without a traceback), not a traceback of the reader."""
+    for helper in RELEASE.glob("*.py"):
+        shutil.copy(helper, tmp_path / helper.name)
+    if damage != "missing":
+        (tmp_path / "nn_public_data.json").write_text('{"LINEAR": ' if damage == "not JSON" else '{"LINEAR": []}')
+    script = (
+        "import nn_public\n"
+        "from nn_messages import CheckFailed\n"
+        "class Linear: pass\n"
+        "try:\n"
+        "    nn_public.check_linear(Linear)\n"
+        "except CheckFailed as failed:\n"
+        "    print(failed.failure.message.id, '|', ''.join(failed._render_traceback_()))\n"
+    )
+    run = subprocess.run([sys.executable, "-c", script], cwd=tmp_path, capture_output=True, text=True, timeout=120)
+    assert run.returncode == 0 and not run.stderr, run.stderr
+    assert run.stdout.startswith("public_data_unreadable |"), run.stdout
+    assert "nn_public_data.json" in run.stdout and "Traceback" not in run.stdout
+
+
+def test_a_grading_worker_holds_the_release_s_helpers_and_their_data(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``workers.prepare`` copies the release's modules and the data they read, and nothing of a release can take
+    the place of the worker's own ``manifest.json`` or ``answer.json``."""
+    from autograder import registry
+    from autograder.grading import workers
+
+    monkeypatch.setenv("MLP_GRADER_SECRET", "public-data")
+    release = tmp_path / "release"
+    shutil.copytree(RELEASE, release)
+    (release / "manifest.json").write_text("{}")
+    group = registry.worker_groups()[0][:1]
+    program, _ = workers.prepare(tmp_path / "worker", group, [], release)
+    for name in ("nn_public_data.json", "nn_public_data.py", "nn_public.py"):
+        assert (program / name).read_bytes() == (RELEASE / name).read_bytes(), name
+    assert json.loads((program / "manifest.json").read_text()) == registry.manifest(group)

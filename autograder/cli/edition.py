@@ -45,6 +45,8 @@ from autograder.cli import points_table, wordings
 REPO = Path(__file__).resolve().parents[2]
 MASTER = REPO / "source" / "mlp"
 NOTEBOOK = "mlp.ipynb"
+DATA = ("nn_public_data.json",)
+"""The master's data files the helpers read: every edition holds them as they are."""
 LANGUAGE_LINE = 'LANGUAGE = "en"'
 SECTION = re.compile(r"^<!-- (?P<kind>cell|code|module) (?P<id>[\w-]+)(?: sha (?P<sha>[0-9a-f]+))? -->\n", re.M)
 LABEL_CALLS = {"title", "set_title", "suptitle", "xlabel", "set_xlabel", "ylabel", "set_ylabel", "legend", "text"}
@@ -348,6 +350,7 @@ def edition(language: str) -> dict[str, bytes]:
                 raise EditionError(f"{helper} must hold the line {LANGUAGE_LINE!r} exactly once")
             text = text.replace(LANGUAGE_LINE, f'LANGUAGE = "{language}"')
         files[helper.name] = text.encode()
+    files |= {name: (MASTER / name).read_bytes() for name in DATA}
     return files
 
 

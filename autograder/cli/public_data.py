@@ -1,16 +1,19 @@
-"""``python -m autograder public-data``: write the public checks' stored data, ``source/mlp/nn_public_data.py``.
+"""``python -m autograder public-data``: write the public checks' stored data, ``source/mlp/nn_public_data.json``.
 
 The data (fixed inputs, expected values, the typical mistakes' wrong answers) is computed by the grader's reference
-(``autograder.judge.public_data``); the file is a helper module students get: ``python -m autograder regenerate``
-writes it, then the editions, the release and the solutions.
+(``autograder.judge.public_data``); the file is data students get beside the helper that reads it
+(``nn_public_data.py``): ``python -m autograder regenerate`` writes it, then the editions, the release and the
+solutions.
 """
 
 from __future__ import annotations
 
 import argparse
-import subprocess
+import importlib.util
+import json
 import sys
 from pathlib import Path
+from types import ModuleType
 from typing import Any
 
 import numpy as np
@@ -18,26 +21,16 @@ import numpy as np
 from autograder import helpers
 
 MASTER = Path(__file__).resolve().parents[2] / "source" / "mlp"
-TARGET = MASTER / "nn_public_data.py"
-
-HEADER = '''"""The public checks' fixed inputs and expected values (``nn_public``), as data. Generated: do not edit.
-
-Written by the kit's generator from the grader's float64 reference: the expected values of the worked examples, the
-gradients of the finite-difference checks (central differences of the reference's forward, computed once), and the
-wrong answers of the typical mistakes that let a failed check name its likely cause (``nn_diagnosis``). They hold
-for these inputs only: nothing here computes anything.
-"""
-
-import numpy as np
-'''
+TARGET = MASTER / "nn_public_data.json"
+READER = MASTER / "nn_public_data.py"
 
 
-def source() -> str:
-    """The text of ``nn_public_data.py``, before formatting."""
+def text() -> str:
+    """The text of ``nn_public_data.json``: every check's data, by name."""
     helpers.use(MASTER)  # the course's helpers, which the judges' suspects read (a module already loaded is kept)
     from autograder.judge import public_data
 
-    return HEADER + "".join(f"\n{name} = {public_data.literal(value)}\n" for name, value in public_data.data().items())
+    return public_data.text(public_data.data()) + "\n"
 
 
 RTOL = 1e-13
@@ -82,25 +75,41 @@ def agrees(stored: Any, computed: Any) -> bool:
     return close(stored, computed)
 
 
+def reader() -> ModuleType:
+    """The master's ``nn_public_data`` (the students' reader of the file), loaded under a name of its own."""
+    helpers.use(MASTER)  # the reader's messages
+    spec = importlib.util.spec_from_file_location("kit_nn_public_data_reader", READER)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)  # type: ignore[union-attr]
+    return module
+
+
+def decoded(text: str) -> dict[str, Any]:
+    """The data a text of ``nn_public_data.json`` holds, as the students' reader reads it."""
+    decode = reader().decoded
+    return {name: decode(value) for name, value in json.loads(text).items()}
+
+
 def stored() -> dict[str, Any]:
-    """What ``nn_public_data.py`` holds now, by name (evaluated from its text: the kit's own generated file)."""
-    names: dict[str, Any] = {}
-    exec(compile(TARGET.read_text(), str(TARGET), "exec"), names)  # noqa: S102 - the generator's own output
-    return names
+    """What ``nn_public_data.json`` holds now, by name, as the students' reader reads it ({} for a file that is
+    missing or not JSON)."""
+    try:
+        return decoded(TARGET.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return {}
 
 
 def write() -> bool:
-    """Write ``nn_public_data.py`` (formatted by ruff, when installed) unless it holds the reference's data already
-    (``agrees``); whether it changed."""
+    """Write ``nn_public_data.json`` unless it holds the reference's data already (``agrees``); whether it changed."""
     helpers.use(MASTER)
     from autograder.judge import public_data
 
     computed = public_data.data()
-    if TARGET.exists() and all(agrees(stored().get(name), value) for name, value in computed.items()):
+    current = stored()
+    if all(agrees(current.get(name), value) for name, value in computed.items()) and set(current) == set(computed):
         return False
     before = TARGET.read_bytes() if TARGET.exists() else b""
-    TARGET.write_text(source())
-    subprocess.run([sys.executable, "-m", "ruff", "format", "--quiet", str(TARGET)], check=False)
+    TARGET.write_text(public_data.text(computed) + "\n", encoding="utf-8")
     return TARGET.read_bytes() != before
 
 

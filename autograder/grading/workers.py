@@ -121,7 +121,7 @@ def prepare(
     (program / "answer.json").write_text(json.dumps(cells))
     (program / "manifest.json").write_text(json.dumps(manifest))
     (program / "worker.py").write_text(WORKER)
-    for helper in helpers.glob("*.py"):
+    for helper in [*helpers.glob("*.py"), *helpers.glob("nn_*.json")]:  # the modules, and the data they read
         shutil.copy(helper, program / helper.name)
     for module in {"__init__", "core", "messages", "run", *(entry["module"] for entry in manifest.values())}:
         shutil.copy(PROBE_DIR / f"{module}.py", program / "probe" / f"{module}.py")

@@ -10,6 +10,7 @@ released file holds what this computes.
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 import numpy as np
@@ -134,18 +135,45 @@ def data() -> dict[str, Any]:
     return {"LINEAR": linear(), "RELU": relu(), "CROSS_ENTROPY": cross_entropy(), "SGD": sgd(), "MLP": mlp()}
 
 
-def literal(value: Any) -> str:
-    """``value`` as Python source that evaluates to it exactly (floats by ``repr``, which round-trips)."""
+ARRAY_KEYS = ("dtype", "shape", "data")
+"""An array as stored: ``{"dtype": "float64", "shape": [2, 3], "data": [[...], [...]]}``, its dtype's name, its shape
+and its values as nested lists (``ndarray.tolist()``); every other value is JSON's own (dicts, lists, numbers, booleans,
+null). Floats are written by ``repr``, which round-trips a float64 bit for bit; a float32 is exactly a float64."""
+
+
+def encoded(value: Any) -> Any:
+    """``value`` as JSON values that decode to it exactly (``nn_public_data.decoded``)."""
     if isinstance(value, np.ndarray):
         if value.dtype.kind == "f" and not np.isfinite(value).all():
             raise ValueError("a stored value must be finite")
-        # np.bool exists only from NumPy 2 (the kit supports 1.26): booleans use the builtin type.
-        dtype = "bool" if value.dtype.kind == "b" else f"np.{value.dtype}"
-        return f"np.array({value.tolist()!r}, dtype={dtype})"
+        if value.dtype.name not in ("bool", "float32", "float64", "int64"):
+            raise TypeError(f"cannot store an array of {value.dtype}")
+        return dict(zip(ARRAY_KEYS, (value.dtype.name, list(value.shape), value.tolist()), strict=True))
     if isinstance(value, dict):
-        return "{" + ", ".join(f"{k!r}: {literal(v)}" for k, v in value.items()) + "}"
+        if set(value) == set(ARRAY_KEYS) or not all(isinstance(k, str) for k in value):
+            raise TypeError(f"cannot store a dict with the keys {sorted(map(str, value))}")
+        return {k: encoded(v) for k, v in value.items()}
     if isinstance(value, (list, tuple)):
-        return "[" + ", ".join(literal(v) for v in value) + "]"
+        return [encoded(v) for v in value]
     if isinstance(value, (float, int, bool, str, type(None))) and not isinstance(value, np.generic):
-        return repr(value)
+        if isinstance(value, float) and not np.isfinite(value):
+            raise ValueError("a stored value must be finite")
+        return value
     raise TypeError(f"cannot store {type(value).__name__}")
+
+
+def text(value: Any) -> str:
+    """``value`` as JSON text (``encoded``): dicts and lists one item a line, indented by two spaces; an array on one
+    line."""
+    return _layout(encoded(value), "")
+
+
+def _layout(value: Any, indent: str) -> str:
+    if not isinstance(value, (dict, list)) or not value or isinstance(value, dict) and set(value) == set(ARRAY_KEYS):
+        return json.dumps(value, allow_nan=False, ensure_ascii=False)
+    inner = indent + "  "
+    if isinstance(value, dict):
+        items, brackets = [f"{inner}{json.dumps(k)}: {_layout(v, inner)}" for k, v in value.items()], "{}"
+    else:
+        items, brackets = [inner + _layout(v, inner) for v in value], "[]"
+    return brackets[0] + "\n" + ",\n".join(items) + "\n" + indent + brackets[1]

@@ -216,6 +216,11 @@ class CheckFailed(AssertionError):
 LIKELY_CAUSE = message("likely_cause", en="  Likely cause: {cause}.")
 THE_FORMULA = message("the_formula", en="  The formula: {formula}")
 PASSED = message("passed", en="{part}: public checks passed.")
+PUBLIC_DATA_UNREADABLE = message(
+    "public_data_unreadable",
+    en="The public checks' data {file}, beside nn_public.py, could not be read ({error}): "
+    "copy it back from the assignment's folder as it was released.",
+)
 NO_CHINESE_FONT = message(
     "no_chinese_font",
     en="No Chinese font found: the plots' Chinese labels show as boxes (install one, e.g. Noto Sans CJK SC).",
