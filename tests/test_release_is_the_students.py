@@ -176,8 +176,11 @@ def the_students(release: Path = RELEASE) -> frozenset[Name]:
             continue
         seen.add(name)
         module, attr = name
-        node = _scope(release, module)[0].get(attr) if module in helpers else None
+        scope = _scope(release, module)[0] if module in helpers else {}
+        node = scope.get(attr)
         if node is None:
+            if "__getattr__" in scope:  # a name the module makes when first read (``nn_public_data.LINEAR``)
+                todo.add((module, "__getattr__"))
             continue
         if isinstance(node, (ast.Import, ast.ImportFrom)):
             todo |= _imported_as(node, attr, helpers)
