@@ -11,7 +11,6 @@ WORDINGS: dict[str, dict[str, str]] = {
         "probe.endless_loop": "死循环，或者用 Python 循环逐个元素计算，而不是用数组运算",
         "probe.never_stops": "你的代码在等待永远不会到来的东西，或者永远不会停止",
         "probe.loading_cell": "运行答案单元格 {cell} 中的定义",
-        "probe.gate_training": "MNIST 训练",
         "probe.gate_counting": "MNIST 训练（统计一个训练步运行的 Python 行数）",
         "probe.gate_step": "MNIST 训练，第 {step} 步",
         "judge.stopped": "{what}：检查在这一步之前就停止了。",

@@ -143,7 +143,6 @@ def _gate_inputs(epochs: int = 1) -> dict[str, Any]:
         batch=32,
         learning_rates=[0.1] * epochs,
         orders=[np.arange(64)] * epochs,
-        wall_seconds=60,
         max_slowdown=45,
     )
 

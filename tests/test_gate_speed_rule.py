@@ -156,9 +156,10 @@ def test_training_over_the_limit_fails_with_a_message_about_speed(monkeypatch: p
 
 def test_the_probe_holds_no_clock_tracer_or_step_that_decides_speed() -> None:
     """What decides speed is measured outside the worker: the gate's probe module has no yardstick step, no pairs of
-    timings and no speed limit of its own to replace."""
+    timings, no speed limit of its own to replace and no wall-clock limit (wall time is the machine's: a busy one must
+    not cost the student)."""
     source = Path(gate.__file__).read_text()
-    for gone in ("thread_time", "process_time", "perf_counter", "_yardstick", "max_slowdown", "slowdown"):
+    for gone in ("thread_time", "process_time", "perf_counter", "_yardstick", "max_slowdown", "slowdown", "wall_limit"):
         assert gone not in source, gone
 
 

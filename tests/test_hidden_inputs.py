@@ -93,7 +93,6 @@ def test_the_gate_starts_from_he_initialisation_and_shuffles_every_epoch(secret:
         "batch",
         "hidden",
         "max_slowdown",
-        "wall_seconds",
     }  # the keys autograder/probe/gate.py and the gate's judge read
     W1, b1, W2, b2 = recipe["init"]
     assert all(a.dtype == np.float32 for a in recipe["init"])

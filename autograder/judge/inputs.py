@@ -154,10 +154,9 @@ GATE_LEARNING_RATES = (0.2, 0.2, 0.03)
 # load (BENCHMARKS.md, "The speed limit across machines"): float64 + einsum about 24 times, a per-entry Python loop
 # in forward only 38-65, per-entry loops in forward and backward too (the catalogue's) about 650 per step. The
 # limit is 4 times the einsum code's, and 1.5 times the forward-only loop's on the machine where it was slowest.
-# GATE_WALL_SECONDS only stops a hang that uses no CPU (the probe stops a step after 10 CPU seconds). The worker's own
-# watch (workers.py) must allow longer.
+# No wall-clock limit inside the worker: wall time is the machine's, and the watch outside it (workers.py) stops a
+# worker that waits (its stall and idle rules) and says when the machine cannot keep up (its backstop).
 GATE_MAX_SLOWDOWN = 100.0
-GATE_WALL_SECONDS = 1200.0
 
 
 def gate_recipe(rng: np.random.Generator) -> Inputs:
@@ -175,7 +174,6 @@ def gate_recipe(rng: np.random.Generator) -> Inputs:
         "batch": GATE_BATCH,
         "hidden": GATE_HIDDEN,
         "max_slowdown": GATE_MAX_SLOWDOWN,
-        "wall_seconds": GATE_WALL_SECONDS,
     }
 
 

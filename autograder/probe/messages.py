@@ -31,7 +31,6 @@ LOADING_CELL = message(
     "probe.loading_cell",
     en="Running the definitions of answer cell {cell}",
 )
-GATE_TRAINING = text("probe.gate_training", en="MNIST training")
 GATE_COUNTING = text(
     "probe.gate_counting",
     en="MNIST training, counting the Python lines of a step",
