@@ -262,7 +262,8 @@ def test_every_output_of_the_solved_chinese_notebook_run_as_a_student_is_chinese
     for cell in notebook.cells:
         cell.source = re.sub(r"### BEGIN HIDDEN TESTS.*?### END HIDDEN TESTS\n?", "", cell.source, flags=re.S)
         cell.source = re.sub(r"^\s*### (BEGIN|END) SOLUTION\n", "", cell.source, flags=re.M)
-    for helper in (REPO / "source" / "mlp_zh").glob("*.py"):
+    edition = REPO / "source" / "mlp_zh"
+    for helper in [*edition.glob("*.py"), *edition.glob("*.json")]:  # the helper modules and the data they read
         (tmp_path / helper.name).write_bytes(helper.read_bytes())
     env = {"MNIST_DIR": str(Path(os.environ["MNIST_DIR"]).resolve()), "MLP_TRAIN_SUBSET": "1600"}
     saved = {name: os.environ.get(name) for name in env}
