@@ -15,6 +15,7 @@ catalogue, so a student sees the same message before and after submitting.
 from __future__ import annotations
 
 import re
+import sys
 import traceback
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -471,9 +472,20 @@ def check_parameters(what: Text | str, description: dict[str, Any]) -> None:
     raise CheckFailed(Failure(message, cause))
 
 
-_OWN_FILES = {
-    Path(__file__).resolve().parent / name for name in ("nn_core.py", "nn_checks.py", "nn_diagnosis.py", "nn_public.py")
-}
+_OWN_MODULES = ("nn_core", "nn_checks", "nn_diagnosis", "nn_public")
+"""The course's helpers whose frames are never the student's line."""
+
+
+def _own_files() -> set[Path]:
+    """The files of ``_OWN_MODULES``: beside this one, and wherever the ones imported were loaded from (the grader's
+    copy of this module is not beside the student's ``nn_core``)."""
+    files = {Path(__file__).resolve().parent / f"{name}.py" for name in _OWN_MODULES}
+    for name in _OWN_MODULES:
+        file = getattr(sys.modules.get(name), "__file__", None)
+        if isinstance(file, str):
+            files.add(Path(file).resolve())
+    return files
+
 
 ErrorCause = tuple[str, str, Text]
 """(exception class or a base class, text in its message, the cause it shows)."""
@@ -510,11 +522,12 @@ def student_line(error: BaseException, skip: Sequence[str] = ()) -> str | None:
 
     Frames of installed packages (NumPy), of the course's helpers and of files under the ``skip`` folders do not count.
     """
+    own = _own_files()
     lines = [
         frame
         for frame in traceback.extract_tb(error.__traceback__)
         if "site-packages" not in frame.filename
-        and Path(frame.filename).resolve() not in _OWN_FILES
+        and Path(frame.filename).resolve() not in own
         and not any(frame.filename.startswith(folder) for folder in skip)
         and frame.line
     ]
