@@ -1,8 +1,12 @@
 """The grader of the ``mlp`` assignment, split along its trust line. Installed only where grading happens.
 
+Both sides, each with its own copy:
+  ``course/``         the course's helpers as the grader's package (generated from ``source/mlp/``): messages,
+                      comparisons, the mistake catalogue, the MNIST loader. The worker gets a copy of it.
 Untrusted side, runs beside student code (in a sandboxed worker, with the student's answer cells):
   ``probe/``          calls the student's classes on the hidden inputs and records what came, as plain data. It
-                      imports only NumPy, the course's helper modules and ``probe.*``, never the rest of this package.
+                      imports only NumPy, ``course``, the student's ``nn_core`` and ``probe.*``, never the rest of
+                      this package.
                       One module a part (``linear``, ``relu``, ``loss``, ``sgd``, ``mlp``, ``gate``), paired with
                       the judge of the same name.
 Trusted side, never runs student code:
@@ -28,15 +32,17 @@ Trusted side, never runs student code:
 Each hidden test cell calls one ``check_<name>`` of this module with the student's class. While grading, the
 notebook's kernel has only a stand-in of this package (``grading/kernel.py``) and every check is decided outside
 it (``grading/verify.py``). Called in a process of your own, ``check_<name>`` probes and judges there, returning
-None on success and raising ``nn_messages.CheckFailed`` (the failure, as data) on failure. The judges import the
-assignment's helper modules (``nn_core``, ``nn_checks``, ``nn_diagnosis``, ``mnist_data``), which nbgrader places
-next to the notebook, so they are loaded on first use.
+None on success and raising ``nn_messages.CheckFailed`` (the failure, as data) on failure. The judges use the
+grader's own copy of the course's helpers (``course``); the probes build the student's parameters with the
+student's ``nn_core``, which nbgrader places next to the notebook.
 """
 
 import importlib
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
+from autograder.helpers import edition_language
 from autograder.registry import BY_NAME, CHECKS
 
 __all__ = [f"check_{check.name}" for check in CHECKS]
@@ -49,16 +55,23 @@ def __getattr__(name: str) -> Any:
 
 
 def _check_here(check: str) -> Callable[[type], None]:
-    """The hidden test cell's function: run the check here; a failure raises the helpers' ``CheckFailed``, which a
-    notebook shows as its message alone, in the edition's language."""
+    """The hidden test cell's function: run the check here; a failure raises ``CheckFailed``, which a notebook shows
+    as its message alone, in the language of the edition whose folder the notebook runs in."""
 
     def run(student_class: type) -> None:
-        from nn_i18n import LANGUAGE
+        from autograder.course.nn_checks import render_message
+        from autograder.course.nn_messages import CheckFailed
 
-        note = importlib.import_module("autograder.judge.checks").run_here(check, student_class)
+        language = edition_language(Path.cwd())
+        try:
+            note = importlib.import_module("autograder.judge.checks").run_here(check, student_class)
+        except CheckFailed as failed:  # shown in the edition's language (the grader's copy of the helpers is English)
+            shown = render_message(failed.failure.render(language))
+            failed._render_traceback_ = lambda: shown  # type: ignore[method-assign]
+            raise
         note = getattr(note, "note", note)  # a check that measured something returns it with its note
         if note is not None:
-            print(note.render(LANGUAGE))
+            print(note.render(language))
 
     run.__name__ = f"check_{check}"
     return run

@@ -19,9 +19,8 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-import nn_messages
-from nn_messages import cause, formula, message, text
-
+from autograder.course import nn_messages
+from autograder.course.nn_messages import cause, formula, message, text
 from autograder.wordings import WORDINGS
 
 

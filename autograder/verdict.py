@@ -22,7 +22,7 @@ from nbformat import NotebookNode
 from autograder.cell_ids import check_of
 
 if TYPE_CHECKING:  # the course's helpers: importable once the release folder is known (``grading.prepare``)
-    from nn_messages import Failure, Text
+    from autograder.course.nn_messages import Failure, Text
 
 MIME = "application/vnd.dl-notes-kit.verdict+json"
 """The media type of a verdict in a notebook output (nbconvert's HTML shows no output of an unknown type)."""
@@ -75,7 +75,7 @@ class Verdict:
 
     @staticmethod
     def from_data(data: Mapping[str, Any]) -> Verdict:
-        from nn_messages import Failure, Text
+        from autograder.course.nn_messages import Failure, Text
 
         return Verdict(
             str(data["check"]),

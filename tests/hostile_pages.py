@@ -49,9 +49,9 @@ def hostile_cells(url: str) -> list[NotebookNode]:
 
 def feedback_notebook(extra: list[NotebookNode] = ()) -> NotebookNode:
     """The solution notebook as graded (every check passed but dW), with ``extra`` cells at the end."""
-    from nn_messages import Failure
     from test_docs import documented_failure
 
+    from autograder.course.nn_messages import Failure
     from autograder.preprocessors.verify import apply_verdict
     from autograder.verdict import Verdict
 

@@ -14,11 +14,10 @@ from pathlib import Path
 import pytest
 
 sys.path.insert(0, str(Path(__file__).resolve().parent / "corpus"))
-from nn_messages import CheckFailed, Failure  # noqa: E402
-
 import grading  # noqa: E402
 from autograder import registry  # noqa: E402
 from autograder.cell_ids import check_named  # noqa: E402
+from autograder.course.nn_messages import CheckFailed, Failure  # noqa: E402
 from catalogue.mistakes import MISTAKES, VARIANTS, Mistake  # noqa: E402
 
 CORPUS = grading.corpus()

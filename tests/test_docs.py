@@ -5,9 +5,9 @@ exists."""
 import re
 from pathlib import Path
 
-from nn_messages import Failure
 from test_generated_files import check_points_table
 
+from autograder.course.nn_messages import Failure
 from conftest import REPO
 
 DOCS = [REPO / "README.md", *sorted((REPO / "docs").glob("*.md"))]
@@ -59,8 +59,14 @@ def documented_feedback_message() -> str:
 def documented_failure() -> Failure:
     """docs/grading-contract.md's example as the grader builds it: the failure it writes into a failed hidden test
     cell (declared messages and their fields)."""
-    from nn_messages import DW_TRANSPOSED, EXPECTED_GOT, LINEAR_DW_FORMULA, PART_OF, VALUE_AT_INDEX, VALUE_ERROR
-
+    from autograder.course.nn_messages import (
+        DW_TRANSPOSED,
+        EXPECTED_GOT,
+        LINEAR_DW_FORMULA,
+        PART_OF,
+        VALUE_AT_INDEX,
+        VALUE_ERROR,
+    )
     from autograder.messages import GRAD_AFTER_BACKWARD, WITH_X_SHAPE
 
     what = PART_OF(what=WITH_X_SHAPE(call="Linear(5, 5)", shape=(6, 5)), part=GRAD_AFTER_BACKWARD(name="W"))
@@ -92,12 +98,12 @@ def test_readme_points_table_matches_the_notebook() -> None:
 def test_the_documented_message_names_a_catalogued_cause_and_the_formula() -> None:
     """The example ends as the grader's message for the catalogued `dW = Gᵀ X` does: dW's suspect that names that
     mistake's cause, then dW's formula."""
-    import nn_diagnosis
+    from autograder.course import nn_diagnosis
     from catalogue.mistakes import MISTAKES
 
     message = documented_feedback_message()
     cause = next(m.cause for m in MISTAKES if m.name == "linear_dw_transposed")
-    from nn_messages import LIKELY_CAUSE, THE_FORMULA
+    from autograder.course.nn_messages import LIKELY_CAUSE, THE_FORMULA
 
     suspect = next(s.cause for s in nn_diagnosis.LINEAR_DW.suspects if cause in str(s.cause))
     ending = f"{LIKELY_CAUSE(cause=suspect)}\n{THE_FORMULA(formula=nn_diagnosis.LINEAR_DW.formula)}"

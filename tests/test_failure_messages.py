@@ -10,10 +10,10 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent / "corpus"))
 import grading  # noqa: E402
 from autograder.classroom import Edit  # noqa: E402
+from autograder.course.nn_diagnosis import CROSS_ENTROPY, LINEAR_DX, LINEAR_FORWARD, RELU_BACKWARD, RELU_FORWARD  # noqa: E402
 from autograder.judge.linear import GIVEN, KEEP_DTYPE  # noqa: E402
 from autograder.judge.loss import TARGET_ERRORS  # noqa: E402
 from autograder.judge.mlp import MLP_FORWARD  # noqa: E402
-from nn_diagnosis import CROSS_ENTROPY, LINEAR_DX, LINEAR_FORWARD, RELU_BACKWARD, RELU_FORWARD  # noqa: E402
 
 SECRET = grading.SECRETS[0]
 BOOM = 'raise ValueError("boom")\n        '

@@ -16,11 +16,11 @@ import pytest
 
 sys.path.insert(0, str(Path(__file__).resolve().parent / "corpus"))
 import grading  # noqa: E402
+from autograder.course.nn_diagnosis import check_sgd  # noqa: E402
 from autograder.judge import reference, suspects  # noqa: E402
 from autograder.judge.common import VALUE_TOLERANCE  # noqa: E402
 from autograder.judge.inputs import inputs_for  # noqa: E402
 from catalogue.mistakes import VARIANTS  # noqa: E402
-from nn_diagnosis import check_sgd  # noqa: E402
 
 FOUND = (
     "cf5595240bb8361c0a005f0ea8d970bf",  # the B = 1 cross-entropy case: its finite difference was off by 2.75e-6

@@ -7,9 +7,9 @@ import re
 
 from nbformat import NotebookNode
 from nbformat.v4 import new_code_cell, new_notebook
-from nn_messages import DW_TRANSPOSED, EXPECTED_GOT, LINEAR_DW_FORMULA, SHAPE, Failure
 from test_docs import documented_failure
 
+from autograder.course.nn_messages import DW_TRANSPOSED, EXPECTED_GOT, LINEAR_DW_FORMULA, SHAPE, Failure
 from autograder.exporters import summary
 from autograder.verdict import Passed, Verdict
 

@@ -132,3 +132,24 @@ def check_points_table(where: str, text: str) -> None:
 def test_points_add_up_to_100_and_the_notebook_table_agrees() -> None:
     intro = _source(_cells(REPO / "source" / classroom.ASSIGNMENT / classroom.NOTEBOOK)[0])
     check_points_table("the notebook's introduction", intro)
+
+
+def test_the_graders_copy_of_the_course_helpers_is_the_masters() -> None:
+    """``autograder/course/`` is ``source/mlp/``'s helpers with their imports of one another made relative, and
+    nothing else: a stale copy would judge with other messages or another catalogue than students read."""
+    from autograder.cli import course_package
+
+    stale = [
+        str(path.relative_to(REPO))
+        for path, text in course_package.expected().items()
+        if not path.is_file() or path.read_text() != text
+    ]
+    extra = sorted(
+        p.name
+        for p in course_package.TARGET.glob("*.py")
+        if p.name != "__init__.py" and p.stem not in course_package.MODULES
+    )
+    assert not stale and not extra, f"stale {stale}, not generated {extra}: run `python -m autograder regenerate`"
+    for path, text in course_package.expected().items():
+        master = (course_package.MASTER / path.name).read_text()
+        assert text.count("\n") == master.count("\n") + 1  # the header line; every other line as the master's

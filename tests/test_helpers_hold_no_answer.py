@@ -152,7 +152,7 @@ def _callables() -> list[tuple[str, Callable[..., Any], int]]:
     for module_name in RELEASED:
         module = importlib.import_module(module_name)
         for name, f in vars(module).items():
-            if inspect.isfunction(f) and f.__module__ == module_name and not name.startswith(READS_FILES):
+            if inspect.isfunction(f) and f.__module__ == module.__name__ and not name.startswith(READS_FILES):
                 arity = sum(
                     p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD)
                     for p in inspect.signature(f).parameters.values()

@@ -294,13 +294,16 @@ def test_the_gate_note_is_a_text() -> None:
 
 
 def test_loading_the_graders_catalogue_loads_every_message_a_verdict_can_name() -> None:
-    """The feedback and the report import ``autograder.messages`` only: the probe's messages come with it."""
+    """The feedback and the report import ``autograder.messages`` only: the probe's messages come with it, into the
+    grader's own catalogue."""
     import subprocess
     import sys
 
     code = (
-        f"import sys; sys.path.insert(0, {str(REPO / 'source' / 'mlp')!r}); import autograder.messages, nn_messages; "
-        "print(sorted(i for i in nn_messages.CATALOGUE if i.startswith('probe.')))"
+        "import sys, autograder.messages; from autograder.course import nn_messages; "
+        "print(sorted(i for i in nn_messages.CATALOGUE if i.startswith('probe.')), "
+        "[m for m in sys.modules if m.startswith('nn_') or m == 'mnist_data'])"
     )
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=REPO, check=True)
     assert "probe.cpu_time" in done.stdout, done.stdout + done.stderr
+    assert done.stdout.strip().endswith("[]"), done.stdout  # no student's copy of a course helper was loaded

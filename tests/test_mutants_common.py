@@ -6,8 +6,8 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from nn_messages import CHANGED_IN_PLACE, FD_CHECK, Text
 
+from autograder.course.nn_messages import CHANGED_IN_PLACE, FD_CHECK, Text
 from autograder.judge.common import recorded_failure, recorded_text
 
 

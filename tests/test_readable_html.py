@@ -8,8 +8,8 @@ from pathlib import Path
 
 from nbformat import NotebookNode
 from nbformat.v4 import new_code_cell
-from nn_messages import EXPECTED_GOT, SGD_NOTHING_MOVED, SHAPE, Failure
 
+from autograder.course.nn_messages import EXPECTED_GOT, SGD_NOTHING_MOVED, SHAPE, Failure
 from autograder.exporters import inline, summary
 from autograder.report.build import write_report
 from autograder.verdict import Verdict

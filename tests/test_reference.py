@@ -12,9 +12,9 @@ from collections.abc import Callable
 import numpy as np
 import pytest
 
+from autograder.course.nn_checks import worst_difference
 from autograder.judge import reference
 from autograder.judge.reference import numerical_gradient
-from nn_checks import worst_difference
 
 SEEDS = range(5)
 AGREEMENT = 1e-7  # central differences with ε = 1e-6 on these inputs agree to ~1e-9

@@ -15,9 +15,9 @@ import sys
 from pathlib import Path
 
 import pytest
-from nn_messages import Text
 
 from autograder import registry
+from autograder.course.nn_messages import Text
 from autograder.faults import Fault
 from autograder.report.aggregate import GATE_CHECK, rare_groups, summarize
 from autograder.report.build import write_report

@@ -20,11 +20,11 @@ import pytest
 
 sys.path.insert(0, str(Path(__file__).resolve().parent / "corpus"))
 from nbformat import NotebookNode  # noqa: E402
-from nn_messages import CheckFailed, Failure, Text  # noqa: E402
 
 import grading  # noqa: E402
 from autograder import registry  # noqa: E402
 from autograder.cell_ids import grade_id  # noqa: E402
+from autograder.course.nn_messages import CheckFailed, Failure, Text  # noqa: E402
 from autograder.exporters.summary import _error_of  # noqa: E402
 from autograder.grading.summary import summary_lines  # noqa: E402
 from autograder.judge.checks import judge, run_here  # noqa: E402

@@ -8,8 +8,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from nn_messages import Failure, Text
-
+from autograder.course.nn_messages import Failure, Text
 from autograder.grading.summary import summary_lines
 from autograder.report.aggregate import ClassSummary, summarize
 from autograder.report.catalogue import Catalogue

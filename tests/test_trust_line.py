@@ -1,7 +1,9 @@
 """The trust line in the package's shape: what runs beside student code imports nothing of the grader's trusted side.
 
-Untrusted side: ``autograder/probe/`` (runs in the sandboxed worker) and the course's helper modules in
-``source/mlp/`` (run in the student's kernel). Fast tier: reads source files and starts one plain interpreter.
+Untrusted side: ``autograder/probe/`` (runs in the sandboxed worker, with the grader's copy of the course helpers,
+``autograder/course/``) and the course's helper modules in ``source/mlp/`` (run in the student's kernel). The trusted
+side imports the course helpers as its own package, never by their bare names (the student's copies). Fast tier:
+reads source files and starts one plain interpreter.
 """
 
 from __future__ import annotations
@@ -19,7 +21,9 @@ PACKAGE = REPO / "autograder"
 HELPERS = REPO / "source" / "mlp"
 COURSE_HELPERS = {path.stem for path in HELPERS.glob("*.py")}
 UNTRUSTED_MAY_IMPORT = {"numpy", "threadpoolctl", *COURSE_HELPERS}
-UNTRUSTED = sorted([*PACKAGE.glob("probe/*.py"), *HELPERS.glob("*.py")])
+UNTRUSTED = sorted([*PACKAGE.glob("probe/*.py"), *PACKAGE.glob("course/*.py"), *HELPERS.glob("*.py")])
+WORKER_GETS = ("probe", "course")
+"""The parts of the package a sandboxed worker has (``grading.workers.prepare``)."""
 NEVER_IMPORTS = {
     # The trusted packages import in one direction: nbgrader's pieces (preprocessors, exporters) are thin and call
     # grading; grading calls the judges; the judges decide on plain records, knowing nothing of nbgrader.
@@ -48,18 +52,29 @@ def test_untrusted_code_imports_only_the_standard_library_numpy_and_the_course_h
     wrong = [
         f"line {line}: {'.' * level}{module}"
         for line, module, level in _imports(path)
-        if level > 1 or (level == 0 and module.split(".")[0] not in {*sys.stdlib_module_names, *UNTRUSTED_MAY_IMPORT})
+        if level > 1
+        or (
+            level == 0
+            and module.split(".")[0] not in {*sys.stdlib_module_names, *UNTRUSTED_MAY_IMPORT}
+            and not module.startswith("autograder.course.")
+            and module != "autograder.course"
+        )
     ]
     assert not wrong, f"{path.relative_to(REPO)} is on the untrusted side but imports {wrong}"
 
 
 def test_the_probes_load_in_a_folder_without_the_grader(tmp_path: Path) -> None:
-    """As in the sandboxed worker: the probe package and the course's helpers only, and no ``autograder`` loaded."""
-    shutil.copytree(PACKAGE / "probe", tmp_path / "probe", ignore=shutil.ignore_patterns("__pycache__"))
+    """As in the sandboxed worker: the probes and the course helpers in an ``autograder`` package of their own, the
+    release's helpers beside it, and nothing else of ``autograder`` loaded."""
+    (tmp_path / "autograder").mkdir()
+    (tmp_path / "autograder" / "__init__.py").write_text("")
+    for part in WORKER_GETS:
+        shutil.copytree(PACKAGE / part, tmp_path / "autograder" / part, ignore=shutil.ignore_patterns("__pycache__"))
     for helper in HELPERS.glob("*.py"):
         shutil.copy(helper, tmp_path)
-    modules = sorted(f"probe.{path.stem}" for path in (PACKAGE / "probe").glob("*.py") if path.stem != "__init__")
-    code = f"import sys; import {', '.join(modules)}; print([m for m in sys.modules if m.startswith('autograder')])"
+    modules = sorted(f"autograder.probe.{p.stem}" for p in (PACKAGE / "probe").glob("*.py") if p.stem != "__init__")
+    parts = "sorted({m.split('.')[1] for m in sys.modules if m.startswith('autograder.')})"
+    code = f"import sys; import {', '.join(modules)}; print({parts})"
     done = subprocess.run(
         [sys.executable, "-I", "-c", f"import sys; sys.path.insert(0, {str(tmp_path)!r}); {code}"],
         cwd=tmp_path,
@@ -68,13 +83,26 @@ def test_the_probes_load_in_a_folder_without_the_grader(tmp_path: Path) -> None:
         check=False,
     )
     assert done.returncode == 0, done.stderr
-    assert done.stdout.strip() == "[]"
+    assert done.stdout.strip() == str(sorted(WORKER_GETS))
+
+
+def test_the_trusted_side_imports_its_own_course_helpers_never_the_students() -> None:
+    """A bare ``nn_messages`` (or any course helper but ``nn_core``, which the probes build the student's parameters
+    with) would be the copy on ``sys.path``: the student's, not the grader's."""
+    wrong = [
+        f"{path.relative_to(REPO)}:{line}: {module}"
+        for path in PACKAGE.rglob("*.py")
+        if path.relative_to(PACKAGE).parts[0] not in ("course", "cli")
+        for line, module, level in _imports(path)
+        if level == 0 and module.split(".")[0] in COURSE_HELPERS - {"nn_core"}
+    ]
+    assert not wrong, f"the grader imports a course helper by its bare name: {wrong}"
 
 
 @pytest.mark.parametrize("package", sorted(p.parent.name for p in PACKAGE.glob("*/__init__.py")))
 def test_every_package_says_what_runs_where_and_what_it_may_import(package: str) -> None:
     doc = ast.get_docstring(ast.parse((PACKAGE / package / "__init__.py").read_text())) or ""
-    assert doc.startswith(("Trusted side", "Untrusted side")), f"autograder/{package}: {doc[:80]!r}"
+    assert doc.startswith(("Trusted side", "Untrusted side", "Both sides")), f"autograder/{package}: {doc[:80]!r}"
     assert "May import:" in doc, f"autograder/{package} does not say what it may import"
 
 

@@ -13,9 +13,8 @@ import pytest
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO / "source" / "mlp"))
 
-from nn_messages import CheckFailed, Failure  # noqa: E402
-
 from autograder import messages  # noqa: E402
+from autograder.course.nn_messages import CheckFailed, Failure  # noqa: E402
 from autograder.grading import workers  # noqa: E402
 from autograder.judge.checks import judge  # noqa: E402
 from autograder.judge.outcome import CellError, WorkerOutcome  # noqa: E402

@@ -112,9 +112,9 @@ def test_the_workers_program_cannot_be_changed_from_student_code(tmp_path: Path)
     """The program folder is read-only inside the sandbox: rewriting the worker or a probe fails, grading goes on."""
     attack = (
         "def _rewrite():\n"
-        "    import probe.relu, os\n"
-        "    here = os.path.dirname(probe.relu.__file__)\n"
-        "    for path in (probe.relu.__file__, os.path.join(here, '..', 'worker.py')):\n"
+        "    import autograder.probe.relu as relu, os\n"
+        "    here = os.path.dirname(relu.__file__)\n"
+        "    for path in (relu.__file__, os.path.join(here, '..', '..', 'worker.py')):\n"
         "        try:\n"
         "            open(path, 'a').write('\\nraise SystemExit(3)\\n')\n"
         "        except OSError as error:\n"
@@ -125,7 +125,7 @@ def test_the_workers_program_cannot_be_changed_from_student_code(tmp_path: Path)
     assert all(_judged(outcomes).values()), outcomes
     program = tmp_path / LAYERS[0] / "program"  # workers.prepare's layout
     assert "SystemExit(3)" not in (program / "worker.py").read_text()
-    assert "SystemExit(3)" not in (program / "probe" / "relu.py").read_text()
+    assert "SystemExit(3)" not in (program / "autograder" / "probe" / "relu.py").read_text()
 
 
 def test_files_written_where_results_once_were_are_never_read(tmp_path: Path) -> None:

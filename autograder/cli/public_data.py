@@ -18,8 +18,6 @@ from typing import Any
 
 import numpy as np
 
-from autograder import helpers
-
 MASTER = Path(__file__).resolve().parents[2] / "source" / "mlp"
 TARGET = MASTER / "nn_public_data.json"
 READER = MASTER / "nn_public_data.py"
@@ -27,7 +25,6 @@ READER = MASTER / "nn_public_data.py"
 
 def text() -> str:
     """The text of ``nn_public_data.json``: every check's data, by name."""
-    helpers.use(MASTER)  # the course's helpers, which the judges' suspects read (a module already loaded is kept)
     from autograder.judge import public_data
 
     return public_data.text(public_data.data()) + "\n"
@@ -77,10 +74,17 @@ def agrees(stored: Any, computed: Any) -> bool:
 
 def reader() -> ModuleType:
     """The master's ``nn_public_data`` (the students' reader of the file), loaded under a name of its own."""
-    helpers.use(MASTER)  # the reader's messages
+    from autograder.course import nn_messages
+
     spec = importlib.util.spec_from_file_location("kit_nn_public_data_reader", READER)
     module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)  # type: ignore[union-attr]
+    had = sys.modules.get("nn_messages")
+    sys.modules["nn_messages"] = had or nn_messages  # the reader imports its messages by bare name, as students do
+    try:
+        spec.loader.exec_module(module)  # type: ignore[union-attr]
+    finally:
+        if had is None:
+            del sys.modules["nn_messages"]
     return module
 
 
@@ -101,7 +105,6 @@ def stored() -> dict[str, Any]:
 
 def write() -> bool:
     """Write ``nn_public_data.json`` unless it holds the reference's data already (``agrees``); whether it changed."""
-    helpers.use(MASTER)
     from autograder.judge import public_data
 
     computed = public_data.data()

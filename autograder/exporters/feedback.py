@@ -9,7 +9,7 @@ feedback template it
   what came, the likely cause and the formula; the public checks that failed apart; names the checks in nbgrader's
   list of cells; sets every failure message apart in place, and draws the markdown tables' rules (CSS);
 * renders every hidden check's message from its verdict (``autograder.verdict``, written by the grader) in the
-  language of the assignment's edition (``nn_i18n.LANGUAGE`` of its released helpers); a verdict it cannot read is
+  language of the assignment's edition (``nn_i18n.LANGUAGE`` of its release, read as text); a verdict it cannot read is
   shown as the grader's fault in its cell, and the rest of the feedback is written;
 * runs and loads nothing of the student's (``autograder.safe_html``): every output is kept only as what the page can
   show inertly (HTML and SVG cleaned, script shown as text), every markdown cell's HTML is cleaned once rendered,
@@ -33,7 +33,6 @@ from nbgrader.coursedir import CourseDirectory
 from autograder import safe_html, verdict
 from autograder.exporters import inline, summary
 from autograder.helpers import edition_language
-from autograder.helpers import use as use_helpers
 
 MATH = re.compile(r"\$\$(?P<display>.+?)\$\$|(?<![\\$])\$(?P<inline>[^$\n]+?)\$", re.S)
 CODE = re.compile(r"(`+)(?:.+?)\1", re.S)
@@ -149,7 +148,6 @@ class FeedbackExporter(HTMLExporter):
         language = "en"
         if info.get("assignment"):
             release = release_of(self.config, info["assignment"])
-            use_helpers(release)
             language = edition_language(release)
         import autograder.messages  # noqa: F401 - declares the grader's messages, which verdicts name
 

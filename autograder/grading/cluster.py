@@ -78,44 +78,27 @@ class Result:
 
 # ---------------------------------------------------------------- on the worker
 
-MESSAGE_MODULES = ("nn_languages", "nn_wordings", "nn_messages")
-"""The helper modules the MNIST loader's messages need: ``nn_messages`` and what it imports."""
 _worker_lock = threading.Lock()
 _worker_mnist: dict[str, str] = {}  # hint -> the validated folder on this worker
 
 
 def _worker_mnist_dir(task: Task) -> str:
-    """This worker's MNIST folder, validated once per worker process (raises ``GraderFault`` if unusable)."""
+    """This worker's MNIST folder, validated once per worker process by the grader's own loader (raises
+    ``GraderFault`` if unusable)."""
+    from autograder.course import mnist_data
+
     with _worker_lock:
         if task.mnist_hint in _worker_mnist:
             return _worker_mnist[task.mnist_hint]
-        helpers = [p for p in task.course_files if p.startswith("release/") and p.endswith("mnist_data.py")]
-        with tempfile.TemporaryDirectory(prefix="kit-mnist-loader-") as folder:
-            loader = Path(folder) / "mnist_data.py"
-            loader.write_bytes(task.course_files[helpers[0]])
-            for name in MESSAGE_MODULES:  # the loader's messages
-                messages = helpers[0].removesuffix("mnist_data.py") + f"{name}.py"
-                if messages in task.course_files:
-                    (Path(folder) / f"{name}.py").write_bytes(task.course_files[messages])
-            loaded = set(sys.modules)  # a loader's messages already loaded here stay
-            sys.path.insert(0, folder)
-            try:
-                import mnist_data
-
-                if os.environ.get(WORKER_MNIST_ENV):
-                    data = mnist_data.load_mnist(Path(os.environ[WORKER_MNIST_ENV]).expanduser().resolve())
-                elif task.mnist_hint and Path(task.mnist_hint).is_dir():
-                    data = mnist_data.load_mnist(Path(task.mnist_hint))
-                else:
-                    data = mnist_data.load_mnist(download=True)
-            except Exception as error:  # noqa: BLE001 - missing or corrupt data: the grader's fault
-                raise GraderFault(f"MNIST cannot be used on worker {os.uname().nodename}: {error}") from None
-            finally:
-                sys.path.remove(folder)
-                sys.modules.pop("mnist_data", None)
-                for name in MESSAGE_MODULES:
-                    if name not in loaded:
-                        sys.modules.pop(name, None)
+        try:
+            if os.environ.get(WORKER_MNIST_ENV):
+                data = mnist_data.load_mnist(Path(os.environ[WORKER_MNIST_ENV]).expanduser().resolve())
+            elif task.mnist_hint and Path(task.mnist_hint).is_dir():
+                data = mnist_data.load_mnist(Path(task.mnist_hint))
+            else:
+                data = mnist_data.load_mnist(download=True)
+        except Exception as error:  # noqa: BLE001 - missing or corrupt data: the grader's fault
+            raise GraderFault(f"MNIST cannot be used on worker {os.uname().nodename}: {error}") from None
         _worker_mnist[task.mnist_hint] = str(Path(data.source).resolve())
         return _worker_mnist[task.mnist_hint]
 

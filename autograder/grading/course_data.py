@@ -6,19 +6,17 @@ import os
 from pathlib import Path
 
 from autograder.faults import GraderFault
-from autograder.helpers import use as use_helpers
 from autograder.settings import KitGrading
 
 
-def resolve_mnist(kit: KitGrading, helpers: Path) -> Path:
+def resolve_mnist(kit: KitGrading) -> Path:
     """The absolute MNIST folder for this course, validated (every file, as the loader checks them).
 
     Order: ``KitGrading.mnist_dir`` (relative to the course), ``$MNIST_DIR`` (relative to the current folder),
     the download cache (downloading if ``KitGrading.download_mnist``). Raises ``GraderFault`` with the loader's
     message when the data is missing or corrupt.
     """
-    use_helpers(helpers)
-    from mnist_data import MnistDataError, load_mnist
+    from autograder.course.mnist_data import MnistDataError, load_mnist
 
     try:
         if kit.mnist_dir:

@@ -18,7 +18,6 @@ from autograder.faults import GraderFault
 from autograder.grading.course_data import resolve_mnist
 from autograder.grading.workers import Grading, WorkerBudget
 from autograder.helpers import edition_language
-from autograder.helpers import use as use_helpers
 from autograder.judge import secret
 from autograder.settings import CoursePaths, MiB
 
@@ -41,12 +40,11 @@ def prepare_grading(config: Any, assignment: str, log: Any = None) -> Grading:
     helpers = paths.release(assignment).resolve()
     if not helpers.is_dir():
         raise GraderFault(f"the release {helpers} is missing: run `nbgrader generate_assignment {assignment}` first")
-    use_helpers(helpers)  # the judges and the messages import the released helpers
     where, created = secret.use_course_secret(kit.secret_path())
     if log is not None:
         log.info("Hidden inputs drawn from the grading secret in %s%s", where, " (created now)" if created else "")
     prepared = _prepared_by_parent(str(paths.root), assignment)
-    mnist = Path(prepared["mnist"]) if prepared else resolve_mnist(kit, helpers)
+    mnist = Path(prepared["mnist"]) if prepared else resolve_mnist(kit)
     os.environ["MNIST_DIR"] = str(mnist)  # the judge's accuracy measurement reads the same validated copy
     if kit.sandbox and not (prepared and prepared.get("sandbox")):
         sandbox.check_available()

@@ -22,7 +22,6 @@ from pathlib import Path
 from typing import Any
 
 from autograder.helpers import edition_language
-from autograder.helpers import use as use_helpers
 from autograder.settings import CoursePaths
 
 KINDS = ("symlink", "hard_link", "fifo", "socket", "device", "other", "deep", "many")
@@ -182,9 +181,8 @@ def _special_kind(mode: int) -> str:
 
 
 def _messages(paths: CoursePaths, assignment: str) -> tuple[Any, str]:
-    """The grader's messages (the release's helpers made importable first) and the edition's language."""
+    """The grader's messages and the edition's language."""
     release = paths.release(assignment)
-    use_helpers(release)
     from autograder import messages
 
     return messages, edition_language(release)

@@ -57,8 +57,7 @@ def answer_cells(nb: NotebookNode) -> list[dict[str, str]]:
 def _judge(check: str, outcome: WorkerOutcome, student: str = "") -> Verdict:
     """The verdict on one check, judged on ``student``'s hidden inputs; raise ``_Unjudgeable`` if the judge itself
     failed on the record."""
-    from nn_messages import CheckFailed
-
+    from autograder.course.nn_messages import CheckFailed
     from autograder.judge.checks import judge
 
     try:
@@ -75,8 +74,7 @@ class _Unjudgeable(Exception):
 
 
 def _spoiled(check: str, problem: str) -> Verdict:
-    from nn_messages import Failure
-
+    from autograder.course.nn_messages import Failure
     from autograder.messages import RECORD_UNJUDGEABLE
 
     return Verdict.failed(check, Failure(RECORD_UNJUDGEABLE(problem=problem)))

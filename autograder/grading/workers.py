@@ -45,15 +45,17 @@ from autograder.judge.records import RecordRefused, WorkerReport, decode_record,
 from autograder.student_text import student_text
 
 if TYPE_CHECKING:  # the course's helpers are importable once the grading is prepared (``grading.prepare``)
-    from nn_messages import Text
+    from autograder.course.nn_messages import Text
 
-PROBE_DIR = Path(__file__).resolve().parents[1] / "probe"
 GRADER_PACKAGE = Path(__file__).resolve().parents[1]
+PROBE_DIR = GRADER_PACKAGE / "probe"
+COURSE_DIR = GRADER_PACKAGE / "course"
 WORKER = """import os, sys
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from probe.run import main
+from autograder.probe.run import main
 main(sys.argv[1:])
 """
+WORKER_PACKAGE = '"""What a sandboxed worker has of the grader: ``probe`` and ``course`` (copies), never a judge."""\n'
 STALL_CPU = 0.5
 """Seconds a worker must spend running or waiting for a CPU (``tree_runnable``) in each ``stall`` window: waiting
 code (sleep, input, a sleeping child) spends none; a busy machine only makes it wait, which counts."""
@@ -109,13 +111,18 @@ class WorkerRun:
 def prepare(
     folder: Path, group: tuple[str, ...], cells: list[dict[str, str]], helpers: Path, student: str = ""
 ) -> tuple[Path, Path]:
-    """The worker's two folders: ``program`` (read-only in the sandbox: the worker, this group's probes, the trusted
-    helpers, answer cells, manifest and hidden inputs) and ``work`` (empty: a tmpfs inside the sandbox)."""
+    """The worker's two folders: ``program`` (read-only in the sandbox: the worker; an ``autograder`` package holding
+    this group's probes and the grader's copy of the course helpers, which the probes import; the release's helpers,
+    which the answer cells import; the answer cells, manifest and hidden inputs) and ``work`` (empty: a tmpfs inside
+    the sandbox)."""
     from autograder.probe.core import save
 
     program, work = folder / "program", folder / "work"
     manifest = registry.manifest(group)
-    (program / "probe").mkdir(parents=True)
+    package = program / "autograder"
+    (package / "probe").mkdir(parents=True)
+    (package / "__init__.py").write_text(WORKER_PACKAGE)
+    shutil.copytree(COURSE_DIR, package / "course", ignore=shutil.ignore_patterns("__pycache__"))
     (program / "inputs").mkdir()
     work.mkdir()
     (program / "answer.json").write_text(json.dumps(cells))
@@ -124,7 +131,7 @@ def prepare(
     for helper in [*helpers.glob("*.py"), *helpers.glob("nn_*.json")]:  # the modules, and the data they read
         shutil.copy(helper, program / helper.name)
     for module in {"__init__", "core", "messages", "run", *(entry["module"] for entry in manifest.values())}:
-        shutil.copy(PROBE_DIR / f"{module}.py", program / "probe" / f"{module}.py")
+        shutil.copy(PROBE_DIR / f"{module}.py", package / "probe" / f"{module}.py")
     for check in group:
         save(program / "inputs" / check, inputs_for(check, student))
     for root, _, files in os.walk(program):  # readable by the sandbox's user (nobody, under root), never writable
@@ -136,9 +143,8 @@ def prepare(
 
 def crash(reason: Text, attempts: int, how: str = "") -> WorkerOutcome:
     """The outcome of a check whose worker ended (or was stopped: ``how``) while running it: a failure."""
-    from nn_messages import Failure
-
     from autograder import messages as say
+    from autograder.course.nn_messages import Failure
 
     cause = {
         "": say.WORKER_ENDED_CAUSE,
@@ -159,9 +165,8 @@ def crash(reason: Text, attempts: int, how: str = "") -> WorkerOutcome:
 
 def refused(why: str) -> WorkerOutcome:
     """The outcome of a record the trusted side would not read: it was not what the probe writes."""
-    from nn_messages import Failure
-
     from autograder import messages as say
+    from autograder.course.nn_messages import Failure
 
     failure = Failure(say.RECORD_REFUSED(problem=why[:300]), say.RECORD_CHANGED_CAUSE)
     return WorkerOutcome(failure=failure, crash=True)
@@ -170,9 +175,8 @@ def refused(why: str) -> WorkerOutcome:
 def unjudgeable(problem: str) -> WorkerOutcome:
     """The outcome of a record read within its caps but not one the probe writes (a forged failure or cell errors);
     verify's control decides whose fault it is."""
-    from nn_messages import Failure
-
     from autograder import messages as say
+    from autograder.course.nn_messages import Failure
 
     return WorkerOutcome(failure=Failure(say.RECORD_UNJUDGEABLE(problem=problem)), crash=True)
 

@@ -12,9 +12,8 @@ import time
 from collections.abc import Mapping
 from typing import Any
 
-from nn_messages import CheckFailed, Failure, Text
-
 from autograder import registry
+from autograder.course.nn_messages import CheckFailed, Failure, Text
 from autograder.judge.common import bounded_failure, bounded_text
 from autograder.judge.inputs import inputs_for
 from autograder.judge.outcome import CellError, WorkerOutcome

@@ -7,12 +7,11 @@ import string
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
-from nn_messages import CATALOGUE, CheckFailed, Failure, Text
-
+from autograder.course.nn_diagnosis import ErrorCause, explain_error
+from autograder.course.nn_messages import CATALOGUE, CheckFailed, Failure, Text
 from autograder.messages import STOPPED
 from autograder.probe.core import is_raised
 from autograder.student_text import ELLIPSIS, student_data, student_text
-from nn_diagnosis import ErrorCause, explain_error
 
 VALUE_TOLERANCE = 1e-6
 """Accepted relative error against the reference (float64 inputs)."""

@@ -19,15 +19,15 @@ import time
 from typing import Any
 
 import numpy as np
-from nn_messages import ALL_OF, EXPECTED_GOT, KIND_SHAPE_DTYPE, SHAPE, CheckFailed, Failure
 
 from autograder import messages as say
+from autograder.course.mnist_data import MnistDataError, load_mnist, to_vectors
+from autograder.course.nn_checks import fail
+from autograder.course.nn_diagnosis import explain_error
+from autograder.course.nn_messages import ALL_OF, EXPECTED_GOT, KIND_SHAPE_DTYPE, SHAPE, CheckFailed, Failure
 from autograder.judge import gate_reference, reference
 from autograder.judge.common import got
 from autograder.verdict import Passed
-from mnist_data import MnistDataError, load_mnist, to_vectors
-from nn_checks import fail
-from nn_diagnosis import explain_error
 
 THRESHOLD = 0.97
 AFTER_CHECKS = say.GATE_AFTER_CHECKS

@@ -5,8 +5,10 @@ from __future__ import annotations
 from typing import Any
 
 import numpy as np
-from nn_messages import GRAD_NOT_SET, LINEAR_GIVEN, PART_OF, Text
 
+from autograder.course.nn_checks import check_array, check_dtype, check_shape, check_unchanged
+from autograder.course.nn_diagnosis import LINEAR_DB, LINEAR_DW, LINEAR_DX, LINEAR_FORWARD, Quantity
+from autograder.course.nn_messages import GRAD_NOT_SET, LINEAR_GIVEN, PART_OF, Text
 from autograder.judge import reference, suspects
 from autograder.judge.common import VALUE_TOLERANCE, got, judge_cases, recorded
 from autograder.messages import (
@@ -18,8 +20,6 @@ from autograder.messages import (
     WITH_X_SHAPE,
 )
 from autograder.probe.core import is_raised
-from nn_checks import check_array, check_dtype, check_shape, check_unchanged
-from nn_diagnosis import LINEAR_DB, LINEAR_DW, LINEAR_DX, LINEAR_FORWARD, Quantity
 
 KEEP_DTYPE = LINEAR_KEEP_DTYPE
 GIVEN = LINEAR_GIVEN

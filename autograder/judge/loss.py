@@ -5,13 +5,13 @@ from __future__ import annotations
 from typing import Any
 
 import numpy as np
-from nn_messages import Text
 
+from autograder.course.nn_checks import check_unchanged
+from autograder.course.nn_diagnosis import CROSS_ENTROPY, CROSS_ENTROPY_GRAD, ErrorCause, check_loss
+from autograder.course.nn_messages import Text
 from autograder.judge import reference, suspects
 from autograder.judge.common import VALUE_TOLERANCE, got, judge_cases
 from autograder.messages import LOSS_CALL, LOSS_TARGET_AXIS
-from nn_checks import check_unchanged
-from nn_diagnosis import CROSS_ENTROPY, CROSS_ENTROPY_GRAD, ErrorCause, check_loss
 
 TARGET_ERRORS: tuple[ErrorCause, ...] = (("IndexError", "", LOSS_TARGET_AXIS),)
 

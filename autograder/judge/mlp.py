@@ -9,8 +9,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from nn_messages import FOR_X_SHAPE, MLP_GRAD_UNSET, PART_OF, Text
-
+from autograder.course.nn_checks import check_shape, check_unchanged
+from autograder.course.nn_diagnosis import MLP_BACKWARD, Quantity, Suspect, call_order_cause, check_parameters
+from autograder.course.nn_messages import FOR_X_SHAPE, MLP_GRAD_UNSET, PART_OF, Text
 from autograder.judge import reference, suspects
 from autograder.judge.common import VALUE_TOLERANCE, got, judge_cases, recorded
 from autograder.messages import (
@@ -22,8 +23,6 @@ from autograder.messages import (
     WITH_X_SHAPE,
 )
 from autograder.probe.core import is_raised
-from nn_checks import check_shape, check_unchanged
-from nn_diagnosis import MLP_BACKWARD, Quantity, Suspect, call_order_cause, check_parameters
 
 MLP_FORWARD = Quantity(
     "logits",

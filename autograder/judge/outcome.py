@@ -18,7 +18,7 @@ from autograder import registry
 from autograder.student_text import student_text
 
 if TYPE_CHECKING:  # the course's helpers are importable once the grading is prepared (``grading.prepare``)
-    from nn_messages import Failure
+    from autograder.course.nn_messages import Failure
 
 
 @dataclass(frozen=True)

@@ -5,13 +5,13 @@ from __future__ import annotations
 from typing import Any
 
 import numpy as np
-from nn_messages import FD_CHECK, FOR_X_SHAPE
 
+from autograder.course.nn_checks import FD_TOLERANCE, check_dtype, check_unchanged
+from autograder.course.nn_diagnosis import RELU_BACKWARD, RELU_FORWARD
+from autograder.course.nn_messages import FD_CHECK, FOR_X_SHAPE
 from autograder.judge import reference, suspects
 from autograder.judge.common import VALUE_TOLERANCE, got, judge_cases
 from autograder.messages import RELU_KEEP_DTYPE
-from nn_checks import FD_TOLERANCE, check_dtype, check_unchanged
-from nn_diagnosis import RELU_BACKWARD, RELU_FORWARD
 
 KEEP_DTYPE = RELU_KEEP_DTYPE
 

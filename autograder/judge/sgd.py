@@ -9,12 +9,11 @@ from __future__ import annotations
 
 from typing import Any
 
-from nn_messages import SGD_SKIP_NONE
-
+from autograder.course.nn_diagnosis import SGD_UPDATE, ErrorCause, check_sgd
+from autograder.course.nn_messages import SGD_SKIP_NONE
 from autograder.judge import suspects
 from autograder.judge.common import got
 from autograder.messages import SGD_STEP
-from nn_diagnosis import SGD_UPDATE, ErrorCause, check_sgd
 
 NONE_GRAD: tuple[ErrorCause, ...] = (("TypeError", "NoneType", SGD_SKIP_NONE),)
 

@@ -2,12 +2,13 @@
 
 A probe calls the student's classes on the hidden inputs and records what came, as plain data (``core.save``),
 never pickles. It runs in a sandboxed worker (``run.py``) whose folder holds only the student's answer cells, the
-course's helper modules, these modules, the hidden inputs of its checks and ``manifest.json`` (which probe runs
-for which check, written by the grader from ``autograder.registry``). A probe never sees a reference answer.
+release's helper modules (which they import), an ``autograder`` package of these modules and the grader's copy of the
+course helpers (``autograder.course``), the hidden inputs of its checks and ``manifest.json`` (which probe runs for
+which check, written by the grader from ``autograder.registry``). A probe never sees a reference answer.
 
-May import: the standard library, NumPy, threadpoolctl, the course's helper modules (``nn_core``, ``nn_diagnosis``,
-``nn_messages``, ``mnist_data``) and ``probe.*`` (relative imports). Never the rest of ``autograder``: it is not in
-the worker. A failure a probe records (a time limit) is data, ``Failure.to_data()`` of the messages declared in
-``probe/messages.py``, never words.
+May import: the standard library, NumPy, threadpoolctl, ``autograder.course`` (the messages, the catalogue, the MNIST
+loader), the student's ``nn_core`` (whose ``Parameter`` the student's classes use) and ``probe.*`` (relative
+imports). Never the rest of ``autograder``: it is not in the worker. A failure a probe records (a time limit) is
+data, ``Failure.to_data()`` of the messages declared in ``probe/messages.py``, never words.
 The judges (``autograder.judge``) decide on the records, outside the sandbox.
 """

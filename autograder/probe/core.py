@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 if TYPE_CHECKING:
-    from nn_messages import Failure, Text
+    from autograder.course.nn_messages import Failure, Text
 
 CHECK_SECONDS = 10
 """CPU seconds one check may use (a correct solution needs well under one); the gate has its own limits.
@@ -68,7 +68,9 @@ def time_limit(what: Text | str, seconds: float = CHECK_SECONDS) -> Any:
     ``what`` is what runs: a ``Text``, or code such as "Linear.forward". Code that hangs without using the CPU (a
     sleep) is stopped by the worker's wall-clock limit instead.
     """
-    from nn_messages import Failure  # a course helper, next to the notebook (imported on use, as in ``raised``)
+    from autograder.course.nn_messages import (
+        Failure,  # a course helper, next to the notebook (imported on use, as in ``raised``)
+    )
 
     from .messages import CPU_TIME, ENDLESS_LOOP
 
@@ -79,7 +81,7 @@ def time_limit(what: Text | str, seconds: float = CHECK_SECONDS) -> Any:
 def wall_limit(what: Text | str, seconds: float) -> Any:
     """Raise ``CheckTimeout`` if the body runs longer than ``seconds`` of wall time (main thread only): against hangs
     that use no CPU, with a limit far above what any load makes of a correct run."""
-    from nn_messages import Failure  # a course helper, next to the notebook
+    from autograder.course.nn_messages import Failure  # a course helper, next to the notebook
 
     from .messages import NEVER_STOPS, WALL_TIME
 
@@ -105,7 +107,7 @@ def _short_repr(value: Any) -> str:
 
 def raised(error: BaseException) -> dict[str, Any]:
     """An exception raised by the student's code, as plain data (with the student's own line, if known)."""
-    from nn_diagnosis import describe_error  # a course helper, next to the notebook
+    from autograder.course.nn_diagnosis import describe_error  # a course helper, next to the notebook
 
     return describe_error(error, skip=(_HERE,))
 

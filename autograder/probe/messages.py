@@ -9,7 +9,7 @@ judges' messages). A probe records a failure as data (``Failure.to_data``), neve
 
 from __future__ import annotations
 
-from nn_messages import message, text
+from autograder.course.nn_messages import message, text
 
 CPU_TIME = message(
     "probe.cpu_time",

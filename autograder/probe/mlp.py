@@ -15,8 +15,8 @@ from typing import Any
 
 import numpy as np
 
+from autograder.course.nn_diagnosis import describe_parameters, record_calls
 from nn_core import Module, Parameter
-from nn_diagnosis import describe_parameters, record_calls
 
 from .core import Record, collect_cases, time_limit
 

@@ -13,7 +13,8 @@ never on rendered text. One concept a module:
 - ``build``: all of it for one assignment, into ``<course>/reports/<assignment>/``.
 
 May import: nbgrader, jinja2, matplotlib, copydetect, ``autograder.settings``, ``autograder.faults``,
-``autograder.registry``, ``autograder.verdict``, ``autograder.safe_html`` (the page's policy), and the course's released
-helpers (``autograder.helpers``) with ``autograder.messages`` (``catalogue`` loads them). Never ``autograder.cli``,
+``autograder.registry``, ``autograder.verdict``, ``autograder.safe_html`` (the page's policy), the grader's copy of
+the course helpers (``autograder.course``) with ``autograder.messages``, and the edition's language
+(``autograder.helpers``). Never ``autograder.cli``,
 ``autograder.grading``, the judges or the probes.
 """

@@ -24,7 +24,7 @@ from autograder.student_text import student_lines, student_text
 from autograder.verdict import Verdict
 
 if TYPE_CHECKING:
-    from nn_messages import Text
+    from autograder.course.nn_messages import Text
 
 GATE_CHECK = next((c.name for c in registry.CHECKS if c.slow), "mnist_accuracy")
 """The MNIST gate: its verdicts' numbers hold ``accuracy`` (0..1) and ``times_reference`` (its step time over the
@@ -149,7 +149,7 @@ class ClassSummary:
 def _got(verdict: Verdict, catalogue: Catalogue) -> tuple[str, str]:
     """An ``expected_got`` failure's ``got`` field as JSON (what tells such failures apart) and in the edition's
     language; ("", "") for any other failure."""
-    from nn_messages import Text
+    from autograder.course.nn_messages import Text
 
     message = verdict.failure.message if verdict.failure is not None else None
     if message is None or message.id != EXPECTED_GOT:

@@ -1,20 +1,19 @@
 """The course's message catalogue, to show a verdict's texts (``nn_messages.Text``) in the edition's language.
 
-The texts' wording is the release's ``nn_messages`` with the grader's own ids (``autograder.messages``); the language
-is the release's edition's (``autograder.helpers.edition_language``).
+The texts' wording is the grader's own (``autograder.course.nn_messages``, with the ids of ``autograder.messages``);
+the language is the release's edition's (``autograder.helpers.edition_language``).
 """
 
 from __future__ import annotations
 
-import importlib
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from autograder.helpers import edition_language, use
+from autograder.helpers import edition_language
 
 if TYPE_CHECKING:
-    from nn_messages import Text
+    from autograder.course.nn_messages import Text
 
 
 @dataclass(frozen=True)
@@ -34,14 +33,8 @@ class Catalogue:
 
 
 def load_catalogue(release: Path) -> Catalogue:
-    """The catalogue of the release in ``release``: its helpers made importable (as grading does, so verdicts can be
-    read), then the grader's message ids declared."""
-    if not (release / "nn_messages.py").is_file():
-        raise FileNotFoundError(
-            f"the release {release} has no nn_messages.py, which every verdict's texts need: generate the release "
-            "again (nbgrader generate_assignment)"
-        )
-    use(release.resolve())
-    importlib.import_module("nn_messages")
-    importlib.import_module("autograder.messages")
+    """The catalogue of the release in ``release``: the grader's own messages (``autograder.course.nn_messages`` and
+    ``autograder.messages``), shown in the release's edition's language."""
+    import autograder.messages  # noqa: F401 - declares the grader's message ids, which verdicts name
+
     return Catalogue(edition_language(release))

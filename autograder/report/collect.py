@@ -180,7 +180,7 @@ def collect(course: Path, assignment: str, notebooks: list[str] | None = None) -
     paths = CoursePaths(load_course_config(course))
     scores, in_gradebook = gradebook_scores(paths, assignment)
     release = paths.release(assignment)
-    load_catalogue(release)  # the release's nn_messages, which a verdict's texts are
+    load_catalogue(release)  # declares the grader's message ids, which a verdict's texts name
     notebooks = notebooks or in_gradebook or sorted(p.stem for p in release.glob("*.ipynb"))
     known = {c.name: CheckInfo(c.name, c.title, float(c.points)) for c in registry.CHECKS}
     seen: dict[str, float] = {}  # check -> points, of every test cell in a graded notebook

@@ -163,9 +163,8 @@ class _Links:
 
 
 def _stats(values: dict[str, float], language: str, show: Any) -> list[tuple[str, str]]:
-    import nn_messages
-
     from autograder import messages as say
+    from autograder.course import nn_messages
 
     if not values:
         return []
@@ -212,9 +211,9 @@ def _check_anchor(summary: ClassSummary, check: str) -> str:
 def render(summary: ClassSummary, similarity: Similarity, folder: Path) -> str:
     """The report's HTML, for a file in ``folder`` (links to feedback are relative to it)."""
     from jinja2 import Environment
-    from nn_messages import Text
 
     from autograder import messages as say
+    from autograder.course.nn_messages import Text
 
     language = summary.catalogue.language
     links = _Links(summary, folder)

@@ -19,11 +19,10 @@ sys.path.insert(0, str(REPO / "source" / "mlp"))
 sys.path.insert(0, str(REPO))
 sys.path.insert(0, str(REPO / "tests"))
 
-from nn_messages import CheckFailed, Failure  # noqa: E402
-
 from autograder import registry  # noqa: E402
 from autograder.cell_ids import check_named, grade_id  # noqa: E402
 from autograder.classroom import apply_edits  # noqa: E402
+from autograder.course.nn_messages import CheckFailed, Failure  # noqa: E402
 from autograder.judge.checks import run_here  # noqa: E402
 from catalogue.mistakes import MISTAKES, VARIANTS, Mistake  # noqa: E402
 
