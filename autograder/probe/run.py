@@ -112,7 +112,7 @@ def _silence() -> None:
 
 
 def main(checks: list[str]) -> None:
-    program = Path(__file__).resolve().parents[1]
+    program = Path(__file__).resolve().parents[2]  # PROGRAM/autograder/probe/run.py
     channel = Channel()
     channel.line(STARTED)
     core.progress = lambda step: channel.send("progress", str(int(step)))
