@@ -412,3 +412,13 @@ def test_a_valueerror_the_student_raises_names_no_cause(text: str) -> None:
 
     failure = nn_diagnosis.explain_error("Linear.backward(grad)", _raised(f"raise ValueError({text!r})"))
     assert failure.cause is None, failure
+
+
+def test_a_layer_that_hangs_costs_its_own_checks_never_the_mlps() -> None:
+    """The MLP's checks run the student's own layers once, aside and under a limit of their own, only to learn where
+    they keep their results: a ReLU.backward that never returns costs its own check (and the gate, which trains with
+    it), never MLP.forward or MLP.backward. It used to swallow the check's time limit, so the worker's CPU budget
+    stopped both MLP checks with a cause the student had not written (a bare ``except``)."""
+    hang = (Edit("relu", 'return grad * self.ctx["mask"]', "while True:\n            pass"),)
+    with grading.secret(SECRETS[0]):
+        assert grading.grade(_names(hang), ("mlp_forward", "mlp_backward")) == {}

@@ -89,6 +89,31 @@ def wall_limit(what: Text | str, seconds: float) -> Any:
     return _limit(signal.ITIMER_REAL, signal.SIGALRM, seconds, failure)
 
 
+class AsideTimeout(Exception):
+    """Work done aside, only to help a diagnosis, ran past its own limit (``aside_limit``): never a verdict."""
+
+
+@contextmanager
+def aside_limit(seconds: float) -> Iterator[None]:
+    """Raise ``AsideTimeout`` once the body has used ``seconds`` of user CPU time (main thread only). Its own timer
+    (``ITIMER_VIRTUAL``), so the check's ``time_limit`` (``ITIMER_PROF``) around it keeps counting and still fires:
+    for running a student's method only to learn something of it, which must not stop the check it helps."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+
+    def on_signal(signum: int, frame: Any) -> None:
+        raise AsideTimeout
+
+    previous = signal.signal(signal.SIGVTALRM, on_signal)
+    signal.setitimer(signal.ITIMER_VIRTUAL, seconds)
+    try:
+        yield
+    finally:
+        signal.setitimer(signal.ITIMER_VIRTUAL, 0)
+        signal.signal(signal.SIGVTALRM, previous)
+
+
 def plain(value: Any) -> Any:
     """What came, as plain data: an ndarray (a copy), None, or a description of anything else."""
     if value is None:

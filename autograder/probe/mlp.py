@@ -18,10 +18,15 @@ import numpy as np
 from autograder.course.nn_diagnosis import describe_parameters, record_calls
 from nn_core import Module, Parameter
 
-from .core import Record, collect_cases, time_limit
+from .core import CheckTimeout, Record, aside_limit, collect_cases, time_limit
 
 NAMES = ("W1", "b1", "W2", "b2")
 Mirrors = dict[str, list[str]]  # "input", "output", "grad_in", "grad_out" -> attribute names ("ctx:key" for self.ctx)
+
+MIRROR_SECONDS = 0.5
+"""CPU seconds the student's own layer may take to show where it keeps its input, output and gradients (tiny arrays:
+a correct layer, even one looping in Python, takes milliseconds); a case's three layers stay well inside the check's
+``CHECK_SECONDS``."""
 
 
 class StandIn(Module):
@@ -128,22 +133,33 @@ def _same(held: Any, value: Any) -> bool:
 
 
 def _learn_mirrors(layer: Any, x: np.ndarray, g: np.ndarray, correct_y: Any, correct_dx: Any) -> Mirrors:
-    """Run the student's own layer once; name the attributes that then hold its input, output and gradients."""
+    """Run the student's own layer once; name the attributes that then hold its input, output and gradients.
+
+    Only an aid: the MLP's checks run on stand-in layers, so a layer that raises or hangs here costs its own checks,
+    never the MLP's. It runs under its own limit (``aside_limit``), inside the check's, which it never swallows."""
     mirrors: Mirrors = {}
     try:
-        y = layer.forward(x.copy())
-        held = _holders(layer)
-        ys = [v for v in (y, correct_y(x)) if isinstance(v, np.ndarray)]
-        mirrors["output"] = [k for k, v in held.items() if any(_same(v, t) for t in ys)]
-        mirrors["input"] = [k for k, v in held.items() if k not in mirrors["output"] and _same(v, x)]
-        dx = layer.backward(g.copy())
-        held = _holders(layer)
-        dxs = [v for v in (dx, correct_dx(x, g)) if isinstance(v, np.ndarray)]
-        mirrors["grad_out"] = [k for k, v in held.items() if any(_same(v, t) for t in dxs)]
-        mirrors["grad_in"] = [k for k, v in held.items() if k not in mirrors["grad_out"] and _same(v, g)]
-    except Exception:  # noqa: BLE001 - a broken layer costs its own checks, not the MLP's
+        with aside_limit(MIRROR_SECONDS):
+            _learn(mirrors, layer, x, g, correct_y, correct_dx)
+    except CheckTimeout:
+        raise  # the check's own time limit: the MLP's code (or a layer that caught the aside limit) ran past it
+    except Exception:  # noqa: BLE001 - a broken or hanging layer costs its own checks, not the MLP's
         pass
     return mirrors
+
+
+def _learn(mirrors: Mirrors, layer: Any, x: np.ndarray, g: np.ndarray, correct_y: Any, correct_dx: Any) -> None:
+    """Fill ``mirrors`` from one forward and one backward of the student's ``layer``."""
+    y = layer.forward(x.copy())
+    held = _holders(layer)
+    ys = [v for v in (y, correct_y(x)) if isinstance(v, np.ndarray)]
+    mirrors["output"] = [k for k, v in held.items() if any(_same(v, t) for t in ys)]
+    mirrors["input"] = [k for k, v in held.items() if k not in mirrors["output"] and _same(v, x)]
+    dx = layer.backward(g.copy())
+    held = _holders(layer)
+    dxs = [v for v in (dx, correct_dx(x, g)) if isinstance(v, np.ndarray)]
+    mirrors["grad_out"] = [k for k, v in held.items() if any(_same(v, t) for t in dxs)]
+    mirrors["grad_in"] = [k for k, v in held.items() if k not in mirrors["grad_out"] and _same(v, g)]
 
 
 def _swap(mlp: Any, replace: dict[int, Any]) -> None:
