@@ -11,13 +11,14 @@ each process was bounded alone, and 6.4 GB of the host's memory went).
 from __future__ import annotations
 
 from autograder.classroom import Edit
+from autograder.probe import gate
 from catalogue.attacks import Submission, _edit
 from catalogue.mistakes import GATE_CELL
 
 RELU_FORWARD = "return np.maximum(x, 0)"
 IN_THE_GATE = (
     "import signal, sys, time\n"
-    "        if 'probe.gate' in sys.modules:\n"
+    f"        if {gate.__name__!r} in sys.modules:  # the gate's worker\n"
     "            for _timer in (signal.ITIMER_PROF, signal.ITIMER_REAL, signal.ITIMER_VIRTUAL):\n"
     "                signal.setitimer(_timer, 0)\n"
 )
