@@ -25,7 +25,7 @@ import grading  # noqa: E402
 from autograder import cell_ids  # noqa: E402
 from autograder.judge import reference  # noqa: E402
 from catalogue.attacks import Context, Submission  # noqa: E402
-from catalogue.attacks_helpers import HELPER_ATTACKS  # noqa: E402
+from catalogue.attacks_helpers import GRADER_ATTACKS, HELPER_ATTACKS  # noqa: E402
 from nn_checks import worst_difference  # noqa: E402
 
 FAST_CELLS = {cell_ids.hidden_cell_id(name) for name in grading.CHECKS}
@@ -46,6 +46,14 @@ def test_an_answer_that_calls_a_released_helper_loses_its_cells(attack: Submissi
     kept = sorted(set(attack.must_lose) & FAST_CELLS - lost)
     assert not kept, f"{attack.name} ({attack.description}) got the points of {kept}"
     assert lost <= set(attack.must_lose) | set(attack.may_lose), f"{attack.name} also lost {sorted(lost)}"
+
+
+@pytest.mark.parametrize("attack", GRADER_ATTACKS, ids=lambda a: a.name)
+def test_the_graders_own_functions_are_answers_only_isolation_keeps_from_students(attack: Submission) -> None:
+    """Here the grader is importable, and each call of its MLP suspects is a right answer: the slow tier's loss of
+    these cells (``tests/test_trust.py``) is the kernel's and the workers' isolation, not a broken attack."""
+    lost = sorted(_lost(attack) & set(attack.must_lose))
+    assert not lost, f"{attack.name} ({attack.description}) lost {lost} with the grader here"
 
 
 RELEASED = (

@@ -542,9 +542,9 @@ from catalogue.attacks_gate import GATE_ATTACKS  # noqa: E402
 
 CHEATS = (*CHEATS, *GATE_ATTACKS)
 
-from catalogue.attacks_helpers import HELPER_ATTACKS  # noqa: E402
+from catalogue.attacks_helpers import GRADER_ATTACKS, HELPER_ATTACKS  # noqa: E402
 
-CHEATS = (*CHEATS, *HELPER_ATTACKS)
+CHEATS = (*CHEATS, *HELPER_ATTACKS, *GRADER_ATTACKS)
 from catalogue.attacks_resources import RESOURCE_ATTACKS  # noqa: E402
 
 CHEATS = (*CHEATS, *RESOURCE_ATTACKS)

@@ -18,6 +18,10 @@ from catalogue.mistakes import GATE_CELL
 
 GATE = (GATE_CELL,)
 IMPORTS = "import nn_checks, nn_diagnosis, nn_messages; "
+GRADER_MLP = "__import__('autograder.judge.suspects', fromlist=['mlp']).mlp"
+"""The grader's own function of the MLP's wrong answers, where they went when they left the helpers: a student who
+has read the kit calls it by name (the kernel has only a stand-in of the grader and the workers only its probes and
+its copy of the helpers, so the call raises and stops the method)."""
 
 
 def _suspect(quantity: str, cause: str) -> str:
@@ -72,17 +76,6 @@ HELPER_ATTACKS: tuple[Submission, ...] = (
         ("linear", FORWARD, f"return {_suspect('LINEAR_FORWARD', 'NO_BIAS')}(x @ self.W, b=-np.asarray(self.b))"),
     ),
     _attack(
-        "helper_linear_forward_mlp_no_relu",
-        "Linear.forward is the MLP-without-ReLU suspect's answer with an identity second layer",
-        ("linear_forward",),
-        (
-            "linear",
-            FORWARD,
-            f"return {_suspect('MLP_FORWARD', 'MLP_NO_RELU')}(None, x=x, W1=self.W, b1=self.b, "
-            "W2=np.eye(self.W.shape[1]), b2=0.0)",
-        ),
-    ),
-    _attack(
         "helper_linear_dx_not_transposed",
         "Linear.backward's dX is the dX-not-transposed suspect's answer for Wᵀ",
         ("linear_backward_dx",),
@@ -117,12 +110,6 @@ HELPER_ATTACKS: tuple[Submission, ...] = (
         ),
     ),
     _attack(
-        "helper_relu_forward_relu_on_logits",
-        "ReLU.forward is the ReLU-on-logits suspect's answer for x",
-        ("relu_forward",),
-        ("relu", RELU_FORWARD, f"return {_suspect('MLP_FORWARD', 'MLP_RELU_ON_LOGITS')}(x)"),
-    ),
-    _attack(
         "helper_relu_forward_mask_from_g",
         "ReLU.forward is the mask-from-G suspect's answer for G = x",
         ("relu_forward",),
@@ -139,17 +126,6 @@ HELPER_ATTACKS: tuple[Submission, ...] = (
         "ReLU.backward is the times-output suspect's answer for G and the mask",
         ("relu_backward",),
         ("relu", RELU_BACKWARD, f"return {_suspect('RELU_BACKWARD', 'RELU_TIMES_OUTPUT')}(grad, x={MASK})"),
-    ),
-    _attack(
-        "helper_relu_backward_mlp_relu_grad",
-        "ReLU.backward is the MLP-returns-ReLU-gradient suspect's answer with identity layers",
-        ("relu_backward",),
-        (
-            "relu",
-            RELU_BACKWARD,
-            f"n = grad.shape[-1]\n        return {_suspect('MLP_BACKWARD', 'MLP_RETURNS_RELU_GRAD')}"
-            f"(None, x={MASK} * 1.0, W1=np.eye(n), b1=0.0, W2=np.eye(n), g=grad)",
-        ),
     ),
     _attack(
         "helper_loss_log_p_target",
@@ -207,21 +183,56 @@ HELPER_ATTACKS: tuple[Submission, ...] = (
             "grad=p.grad, lr=-self.lr, steps=1)",
         ),
     ),
+)
+"""One submission per released function that held an answer (``Context`` is not needed: they read no file)."""
+
+GRADER_ATTACKS: tuple[Submission, ...] = (
     _attack(
-        "helper_mlp_forward_no_relu",
-        "MLP.forward's second layer is the MLP-without-ReLU suspect's answer",
+        "grader_linear_forward_mlp_no_relu",
+        "Linear.forward is the grader's MLP-without-ReLU wrong answer, with an identity second layer",
+        ("linear_forward",),
+        (
+            "linear",
+            FORWARD,
+            f"return {GRADER_MLP}(x=x, W1=self.W, b1=self.b, W2=np.eye(self.W.shape[1]), b2=0.0)['mlp_no_relu']",
+        ),
+    ),
+    _attack(
+        "grader_relu_forward_relu_on_logits",
+        "ReLU.forward is the grader's ReLU-on-logits wrong answer, with identity layers",
+        ("relu_forward",),
+        (
+            "relu",
+            RELU_FORWARD,
+            f"e, o = np.eye(x.shape[1]), np.zeros(x.shape[1])\n"
+            f"        return {GRADER_MLP}(x=x, W1=e, b1=o, W2=e, b2=o)['mlp_relu_on_logits']",
+        ),
+    ),
+    _attack(
+        "grader_relu_backward_mlp_relu_grad",
+        "ReLU.backward is the grader's MLP-returns-ReLU-gradient wrong answer, with identity layers",
+        ("relu_backward",),
+        (
+            "relu",
+            RELU_BACKWARD,
+            f"n = grad.shape[-1]\n        return {GRADER_MLP}"
+            f"(x={MASK} * 1.0, W1=np.eye(n), b1=0.0, W2=np.eye(n), g=grad)['mlp_returns_relu_grad']",
+        ),
+    ),
+    _attack(
+        "grader_mlp_forward_no_relu",
+        "MLP.forward's second layer is the grader's MLP-without-ReLU wrong answer",
         ("mlp_forward",),
         (
             "mlp",
             "return self.fc2(self.relu(self.fc1(x)))",
             "h = self.relu(self.fc1(x))\n        return "
-            f"{_suspect('MLP_FORWARD', 'MLP_NO_RELU')}(None, x=h, W1=np.eye(h.shape[1]), b1=0.0, W2=self.fc2.W, "
-            "b2=self.fc2.b)",
+            f"{GRADER_MLP}(x=h, W1=np.eye(h.shape[1]), b1=0.0, W2=self.fc2.W, b2=self.fc2.b)['mlp_no_relu']",
         ),
     ),
     _attack(
-        "helper_mlp_backward_relu_grad",
-        "MLP.backward skips relu.backward for the MLP-returns-ReLU-gradient suspect's answer",
+        "grader_mlp_backward_relu_grad",
+        "MLP.backward skips relu.backward for the grader's MLP-returns-ReLU-gradient wrong answer",
         ("mlp_backward",),
         (
             "mlp",
@@ -231,11 +242,14 @@ HELPER_ATTACKS: tuple[Submission, ...] = (
         (
             "mlp",
             "grad = self.fc2.backward(grad)\n        grad = self.relu.backward(grad)",
-            f"dh = {_suspect('MLP_BACKWARD', 'MLP_RETURNS_RELU_GRAD')}(None, x=self.ctx['x'], W1=self.fc1.W, "
-            "b1=self.fc1.b, W2=self.fc2.W, g=grad)\n        self.fc2.backward(grad)\n        grad = dh",
+            f"dh = {GRADER_MLP}(x=self.ctx['x'], W1=self.fc1.W, b1=self.fc1.b, W2=self.fc2.W, "
+            "g=grad)['mlp_returns_relu_grad']\n        self.fc2.backward(grad)\n        grad = dh",
         ),
     ),
 )
-"""One submission per released function that held an answer (``Context`` is not needed: they read no file)."""
+"""One submission per answer the MLP's suspects computed when they were helpers: they are the grader's now
+(``autograder/judge/suspects.py``), and each calls the grader there by name. In the tests' process, which has the
+grader, each is a right answer (``tests/test_helpers_hold_no_answer.py``); graded, the kernel and the workers have no
+such module, so each must lose its cells."""
 
-__all__ = ["HELPER_ATTACKS", "Context"]
+__all__ = ["GRADER_ATTACKS", "HELPER_ATTACKS", "Context"]
