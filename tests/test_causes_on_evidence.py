@@ -8,6 +8,7 @@ MNIST gate's probe runs here on a fabricated MNIST of 64 images: nothing here tr
 
 from __future__ import annotations
 
+import linecache
 import sys
 from pathlib import Path
 from types import SimpleNamespace
@@ -412,6 +413,44 @@ def test_a_valueerror_the_student_raises_names_no_cause(text: str) -> None:
 
     failure = nn_diagnosis.explain_error("Linear.backward(grad)", _raised(f"raise ValueError({text!r})"))
     assert failure.cause is None, failure
+
+
+HANG = "while True:\n            pass\n        "
+NNFS_BROKEN_LAYERS = {
+    "relu_backward_hangs": ("relu_backward", "self.dinputs = grad.copy()", f"{HANG}self.dinputs = grad.copy()"),
+    "relu_backward_typo": ("relu_backward", "self.dinputs = grad.copy()", "self.dinputs = grads.copy()"),
+    "relu_forward_typo": ("relu_forward", "self.output = np.maximum(0, x)", "self.output = np.maximum(0, inputs)"),
+    "linear_backward_shapes": (
+        "linear_backward_dx",
+        "self.dinputs = np.dot(grad, self.W.T)",
+        "self.dinputs = np.dot(grad, self.W)",
+    ),
+    "linear_forward_hangs": (
+        "linear_forward",
+        "self.output = np.dot(x, self.W)",
+        f"{HANG}self.output = np.dot(x, self.W)",
+    ),
+}
+"""An nnfs-style submission (its MLP reads each layer's results from the layer's attributes) with one layer broken:
+the check it costs, and the edit."""
+
+
+@pytest.mark.parametrize("broken", NNFS_BROKEN_LAYERS)
+def test_a_broken_layer_costs_an_mlp_that_reads_its_attributes_nothing(broken: str) -> None:
+    """The stand-ins keep the attributes the student's own layer would set (``self.relu.dinputs``); when that layer
+    raises or hangs, they are read from its code, as the worker has it (``linecache``), so the MLP keeps its points."""
+    check, old, new = NNFS_BROKEN_LAYERS[broken]
+    code = (grading.CORPUS / "nnfs_style.py").read_text()
+    assert code.count(old) == 1, old
+    name = f"<nnfs {broken}>"
+    code = code.replace(old, new)
+    linecache.cache[name] = (len(code), None, code.splitlines(True), name)  # as the worker registers the cells
+    try:
+        names = grading.namespace(code, name)
+        with grading.secret(SECRETS[0]):
+            assert set(grading.grade(names, (check, "mlp_forward", "mlp_backward"))) == {check}
+    finally:
+        del linecache.cache[name]
 
 
 def test_a_layer_that_hangs_costs_its_own_checks_never_the_mlps() -> None:

@@ -130,8 +130,10 @@ def prepare(
     (program / "worker.py").write_text(WORKER)
     for helper in [*helpers.glob("*.py"), *helpers.glob("nn_*.json")]:  # the modules, and the data they read
         shutil.copy(helper, program / helper.name)
-    for module in {"__init__", "core", "messages", "run", *(entry["module"] for entry in manifest.values())}:
-        shutil.copy(PROBE_DIR / f"{module}.py", package / "probe" / f"{module}.py")
+    parts = {check.probe.split(".")[0] for check in registry.CHECKS}  # the probes of other groups stay out
+    for path in PROBE_DIR.glob("*.py"):
+        if path.stem not in parts or path.stem in {entry["module"] for entry in manifest.values()}:
+            shutil.copy(path, package / "probe" / path.name)
     for check in group:
         save(program / "inputs" / check, inputs_for(check, student))
     for root, _, files in os.walk(program):  # readable by the sandbox's user (nobody, under root), never writable

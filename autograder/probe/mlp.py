@@ -4,7 +4,8 @@ The stand-ins record the order in which the MLP calls them; their gradients are 
 themselves, whatever the MLP does with its attributes. An MLP may read a layer's results from the layer's own
 attributes (``self.fc1.output``, as nnfs does) instead of its return value: before the swap, each of the
 student's own layers runs once on random data, and every attribute that then holds its input, its output or its
-returned gradient is kept up to date on the stand-in too ("mirrors"), with the stand-in's correct values.
+returned gradient is kept up to date on the stand-in too ("mirrors"), with the stand-in's correct values. A layer
+that raises or hangs there shows nothing: its mirrors are then read from its code (``stores``).
 """
 
 from __future__ import annotations
@@ -19,6 +20,7 @@ from autograder.course.nn_diagnosis import describe_parameters, record_calls
 from nn_core import Module, Parameter
 
 from .core import CheckTimeout, Record, aside_limit, collect_cases, time_limit
+from .stores import stores
 
 NAMES = ("W1", "b1", "W2", "b2")
 Mirrors = dict[str, list[str]]  # "input", "output", "grad_in", "grad_out" -> attribute names ("ctx:key" for self.ctx)
@@ -136,7 +138,8 @@ def _learn_mirrors(layer: Any, x: np.ndarray, g: np.ndarray, correct_y: Any, cor
     """Run the student's own layer once; name the attributes that then hold its input, output and gradients.
 
     Only an aid: the MLP's checks run on stand-in layers, so a layer that raises or hangs here costs its own checks,
-    never the MLP's. It runs under its own limit (``aside_limit``), inside the check's, which it never swallows."""
+    never the MLP's (what it did not show is read from its code). It runs under its own limit (``aside_limit``),
+    inside the check's, which it never swallows."""
     mirrors: Mirrors = {}
     try:
         with aside_limit(MIRROR_SECONDS):
@@ -145,7 +148,27 @@ def _learn_mirrors(layer: Any, x: np.ndarray, g: np.ndarray, correct_y: Any, cor
         raise  # the check's own time limit: the MLP's code (or a layer that caught the aside limit) ran past it
     except Exception:  # noqa: BLE001 - a broken or hanging layer costs its own checks, not the MLP's
         pass
+    if "output" not in mirrors:  # forward did not return: where it stores, from its code
+        mirrors.update(_assigned(layer, "forward", "input", "output"))
+    if "grad_out" not in mirrors:
+        mirrors.update(_assigned(layer, "backward", "grad_in", "grad_out"))
     return mirrors
+
+
+def _assigned(layer: Any, method: str, given: str, computed: str) -> Mirrors:
+    """Mirrors of a layer whose run failed, read from its ``method``'s code (``stores``): what it sets to its argument
+    under ``given``, what it sets to anything else under ``computed``, but for the names the stand-in itself uses.
+
+    The stand-in puts its own correct values there, in the slot the student's code puts them: an MLP that reads them
+    is judged on its wiring, and a wrong wiring stays wrong."""
+    function = getattr(type(layer), method, None)
+    if function is None:
+        return {}
+    held_as_given, held_computed = stores(function)
+    reserved = {"ctx", "mirrors", "W", "b", *dir(StandInLinear)}
+    reserved.update(k for k, v in vars(layer).items() if isinstance(v, Parameter))
+    found = {given: sorted(held_as_given - reserved), computed: sorted(held_computed - reserved)}
+    return {kind: names for kind, names in found.items() if names}
 
 
 def _learn(mirrors: Mirrors, layer: Any, x: np.ndarray, g: np.ndarray, correct_y: Any, correct_dx: Any) -> None:

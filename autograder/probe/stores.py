@@ -1,0 +1,84 @@
+"""Where a layer's code stores what it is given and what it computes, read from its source (no call of it).
+
+The MLP probes learn where the student's own layers keep their results by running them once (``mlp._learn``). A
+layer that raises or hangs there shows nothing, so an MLP that reads its layers' attributes (``self.relu.dinputs``)
+would lose its own checks for a layer's bug. ``stores`` reads the same facts from the method's code instead: the
+worker registers the answer cells' source (``run.py``), so ``inspect`` finds it.
+"""
+
+from __future__ import annotations
+
+import ast
+import inspect
+import textwrap
+from collections.abc import Callable
+
+PASS_THROUGH_METHODS = frozenset({"copy", "astype", "view"})
+PASS_THROUGH_FUNCTIONS = frozenset({"array", "asarray", "asanyarray", "copy"})
+
+
+def _passes_through(value: ast.expr, argument: str) -> bool:
+    """``value`` is the argument itself or a copy of it: ``x``, ``x.copy()``, ``np.array(x)``."""
+    if isinstance(value, ast.Name):
+        return value.id == argument
+    if not isinstance(value, ast.Call) or not isinstance(value.func, ast.Attribute):
+        return False
+    if value.func.attr in PASS_THROUGH_METHODS and _passes_through(value.func.value, argument):
+        return True
+    return (
+        value.func.attr in PASS_THROUGH_FUNCTIONS
+        and isinstance(value.func.value, ast.Name)
+        and len(value.args) >= 1
+        and _passes_through(value.args[0], argument)
+    )
+
+
+def _attribute_of(node: ast.expr, this: str) -> str | None:
+    """The name of ``this.<name>`` (``self.output``), or None for anything else."""
+    if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name) and node.value.id == this:
+        return node.attr
+    return None
+
+
+def stores(method: Callable[..., object]) -> tuple[set[str], set[str]]:
+    """The attributes ``method`` sets on its ``self``: (those holding the first argument as it came, those holding
+    anything else). An attribute set to a copy of the argument and then changed in place (``self.dinputs =
+    grad.copy(); self.dinputs[...] = 0``) holds something computed; one set both ways is in neither. Empty sets when
+    the method has no source to read."""
+    try:
+        tree = ast.parse(textwrap.dedent(inspect.getsource(method)))
+    except Exception:  # noqa: BLE001 - a builtin, a lambda's line, code without lines: nothing to read
+        return set(), set()
+    function = tree.body[0] if tree.body else None
+    if not isinstance(function, ast.FunctionDef | ast.AsyncFunctionDef) or len(function.args.args) < 2:
+        return set(), set()
+    this, argument = function.args.args[0].arg, function.args.args[1].arg
+    given: set[str] = set()
+    computed: set[str] = set()
+    changed: set[str] = set()
+    for node in ast.walk(function):
+        if isinstance(node, ast.AugAssign):  # self.dinputs /= n, self.dinputs[...] -= 1
+            targets, value = [node.target], None
+        elif isinstance(node, ast.Assign):
+            targets, value = node.targets, node.value
+        elif isinstance(node, ast.AnnAssign) and node.value is not None:
+            targets, value = [node.target], node.value
+        else:
+            continue
+        for target in targets:
+            many = isinstance(target, ast.Tuple | ast.List)
+            for element in target.elts if many else [target]:
+                base = element
+                while isinstance(base, ast.Subscript):  # self.dinputs[...] = 0
+                    base = base.value
+                name = _attribute_of(base, this)
+                if name is None:
+                    continue
+                if value is None or base is not element:
+                    changed.add(name)
+                elif not many and _passes_through(value, argument):
+                    given.add(name)
+                else:
+                    computed.add(name)
+    ambiguous = given & computed
+    return given - changed - ambiguous, (computed | given & changed) - ambiguous
