@@ -453,6 +453,29 @@ def test_a_broken_layer_costs_an_mlp_that_reads_its_attributes_nothing(broken: s
         del linecache.cache[name]
 
 
+def test_a_broken_layer_never_makes_a_wrong_mlp_right() -> None:
+    """The attack on the stand-ins' reading of code: a ReLU that raises and keeps its input in ``self.inp`` by a
+    computation (``x * 1``), and an MLP that feeds ``relu.inp`` to fc2, skipping the ReLU. Had the stand-in put its
+    output in every attribute the code sets, this MLP would get full marks."""
+    code = (grading.CORPUS / "nnfs_style.py").read_text()
+    edits = {
+        "        self.inputs = x\n        self.output = np.maximum(0, x)": "        self.inp = x * 1\n"
+        "        self.output = np.maximum(0, inputs)",
+        "self.fc2.forward(self.relu.output)": "self.fc2.forward(self.relu.inp)",
+    }
+    for old, new in edits.items():
+        assert code.count(old) == 1, old
+        code = code.replace(old, new)
+    name = "<nnfs mlp skips relu>"
+    linecache.cache[name] = (len(code), None, code.splitlines(True), name)
+    try:
+        names = grading.namespace(code, name)
+        with grading.secret(SECRETS[0]):
+            assert "mlp_forward" in grading.grade(names, ("mlp_forward",))
+    finally:
+        del linecache.cache[name]
+
+
 def test_a_layer_that_hangs_costs_its_own_checks_never_the_mlps() -> None:
     """The MLP's checks run the student's own layers once, aside and under a limit of their own, only to learn where
     they keep their results: a ReLU.backward that never returns costs its own check (and the gate, which trains with

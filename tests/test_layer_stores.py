@@ -30,15 +30,19 @@ def _method(body: str) -> Callable[..., object]:
     ("body", "given", "computed"),
     [
         ("self.inputs = x\nself.output = np.maximum(0, x)\nreturn self.output", {"inputs"}, {"output"}),
-        ("self.inputs = x.copy()\nself.y = x @ x.T", {"inputs"}, {"y"}),
-        ("self.inputs = np.asarray(x, dtype=float)", {"inputs"}, set()),
-        ("self.d = x.copy()\nself.d[x <= 0] = 0\nreturn self.d", set(), {"d"}),
-        ("self.d = x\nself.d /= 2", set(), {"d"}),
-        ("self.a, self.b = x, x", set(), {"a", "b"}),
-        ("self.h: np.ndarray = x", {"h"}, set()),
-        ("self.m = x\nself.m = x + 1", set(), set()),  # set both ways: neither
-        ("self.ctx['x'] = x\nother.y = x\ny = x", set(), set()),  # not an attribute of self
-        ("def inner():\n    self.late = x * 2\ninner()", set(), {"late"}),
+        ("self.inputs = x.copy()\nself.y = x @ x.T\nreturn self.y", {"inputs"}, {"y"}),
+        ("self.inputs = np.asarray(x, dtype=float)\nreturn x", {"inputs"}, set()),
+        ("self.d = x.copy()\nself.d[x <= 0] = 0\nreturn self.d", set(), {"d"}),  # nnfs's ReLU.backward
+        ("self.d = x\nself.d /= 2\nreturn self.d", set(), {"d"}),
+        ("out = x * 2\nself.out = out\nreturn out", set(), {"out"}),
+        ("self.h: np.ndarray = x\nreturn x + 1", {"h"}, set()),
+        # what the code does not say: set but not returned, returned but also the argument, set from anything else
+        ("self.inp = x * 1\nreturn np.maximum(x, 0)", set(), set()),
+        ("self.y = x\nreturn self.y", set(), set()),
+        ("self.a, self.b = x, x\nreturn x", set(), set()),
+        ("self.m = x\nself.m = x + 1\nreturn self.m + 0", set(), set()),
+        ("tmp = x + 1\nself.t = tmp\nreturn x", set(), set()),
+        ("self.ctx['x'] = x\nother.y = x\ny = x\nreturn y", set(), set()),  # not an attribute of self
     ],
 )
 def test_what_a_method_stores(body: str, given: set[str], computed: set[str]) -> None:

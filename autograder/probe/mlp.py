@@ -156,11 +156,12 @@ def _learn_mirrors(layer: Any, x: np.ndarray, g: np.ndarray, correct_y: Any, cor
 
 
 def _assigned(layer: Any, method: str, given: str, computed: str) -> Mirrors:
-    """Mirrors of a layer whose run failed, read from its ``method``'s code (``stores``): what it sets to its argument
-    under ``given``, what it sets to anything else under ``computed``, but for the names the stand-in itself uses.
+    """Mirrors of a layer whose run failed, read from its ``method``'s code (``stores``): the attributes that hold
+    the argument under ``given``, those that hold what it returns under ``computed``, but for the stand-in's own names.
 
-    The stand-in puts its own correct values there, in the slot the student's code puts them: an MLP that reads them
-    is judged on its wiring, and a wrong wiring stays wrong."""
+    The stand-in puts its own correct values there, in the slot the student's code states: an MLP that reads them is
+    judged on its wiring, and a wrong wiring stays wrong (an attribute whose meaning the code does not state gets
+    nothing)."""
     function = getattr(type(layer), method, None)
     if function is None:
         return {}

@@ -1,4 +1,4 @@
-"""Where a layer's code stores what it is given and what it computes, read from its source (no call of it).
+"""Where a layer's code keeps what it is given and what it returns, read from its source (no call of it).
 
 The MLP probes learn where the student's own layers keep their results by running them once (``mlp._learn``). A
 layer that raises or hangs there shows nothing, so an MLP that reads its layers' attributes (``self.relu.dinputs``)
@@ -41,10 +41,11 @@ def _attribute_of(node: ast.expr, this: str) -> str | None:
 
 
 def stores(method: Callable[..., object]) -> tuple[set[str], set[str]]:
-    """The attributes ``method`` sets on its ``self``: (those holding the first argument as it came, those holding
-    anything else). An attribute set to a copy of the argument and then changed in place (``self.dinputs =
-    grad.copy(); self.dinputs[...] = 0``) holds something computed; one set both ways is in neither. Empty sets when
-    the method has no source to read."""
+    """The attributes ``method`` sets on its ``self`` whose meaning its code states: (those holding its first argument
+    as it came: ``self.inputs = x`` or a copy, never changed after; those holding what it returns: ``return
+    self.output``, or ``self.out = out`` with ``return out``). Anything else it sets, however it is named, is in
+    neither, so a stand-in never puts a value where the student's code keeps something else. Empty sets when the
+    method has no source to read."""
     try:
         tree = ast.parse(textwrap.dedent(inspect.getsource(method)))
     except Exception:  # noqa: BLE001 - a builtin, a lambda's line, code without lines: nothing to read
@@ -53,10 +54,19 @@ def stores(method: Callable[..., object]) -> tuple[set[str], set[str]]:
     if not isinstance(function, ast.FunctionDef | ast.AsyncFunctionDef) or len(function.args.args) < 2:
         return set(), set()
     this, argument = function.args.args[0].arg, function.args.args[1].arg
-    given: set[str] = set()
-    computed: set[str] = set()
-    changed: set[str] = set()
+    as_argument: set[str] = set()  # set to the argument or a copy of it
+    from_local: dict[str, set[str]] = {}  # set to a local variable: which
+    changed: set[str] = set()  # set otherwise, or changed in place
+    returned_attributes: set[str] = set()
+    returned_locals: set[str] = set()
     for node in ast.walk(function):
+        if isinstance(node, ast.Return) and node.value is not None:
+            name = _attribute_of(node.value, this)
+            if name is not None:
+                returned_attributes.add(name)
+            elif isinstance(node.value, ast.Name):
+                returned_locals.add(node.value.id)
+            continue
         if isinstance(node, ast.AugAssign):  # self.dinputs /= n, self.dinputs[...] -= 1
             targets, value = [node.target], None
         elif isinstance(node, ast.Assign):
@@ -74,11 +84,14 @@ def stores(method: Callable[..., object]) -> tuple[set[str], set[str]]:
                 name = _attribute_of(base, this)
                 if name is None:
                     continue
-                if value is None or base is not element:
+                if value is None or base is not element or many:
                     changed.add(name)
-                elif not many and _passes_through(value, argument):
-                    given.add(name)
+                elif _passes_through(value, argument):
+                    as_argument.add(name)
+                elif isinstance(value, ast.Name):
+                    from_local.setdefault(name, set()).add(value.id)
                 else:
-                    computed.add(name)
-    ambiguous = given & computed
-    return given - changed - ambiguous, (computed | given & changed) - ambiguous
+                    changed.add(name)
+    returned = returned_attributes | {name for name, locals_ in from_local.items() if locals_ <= returned_locals}
+    given = as_argument - changed - set(from_local) - returned
+    return given, returned - given - (as_argument - changed)
