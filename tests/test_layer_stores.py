@@ -31,7 +31,8 @@ def _method(body: str) -> Callable[..., object]:
     [
         ("self.inputs = x\nself.output = np.maximum(0, x)\nreturn self.output", {"inputs"}, {"output"}),
         ("self.inputs = x.copy()\nself.y = x @ x.T\nreturn self.y", {"inputs"}, {"y"}),
-        ("self.inputs = np.asarray(x, dtype=float)\nreturn x", {"inputs"}, set()),
+        ("self.inputs = np.asarray(x)\nreturn x", {"inputs"}, set()),
+        ("self.mask = x.astype(bool)\nself.y = np.array(x, dtype=int)\nreturn x", set(), set()),
         ("self.d = x.copy()\nself.d[x <= 0] = 0\nreturn self.d", set(), {"d"}),  # nnfs's ReLU.backward
         ("self.d = x\nself.d /= 2\nreturn self.d", set(), {"d"}),
         ("out = x * 2\nself.out = out\nreturn out", set(), {"out"}),

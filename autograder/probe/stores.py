@@ -13,22 +13,23 @@ import inspect
 import textwrap
 from collections.abc import Callable
 
-PASS_THROUGH_METHODS = frozenset({"copy", "astype", "view"})
-PASS_THROUGH_FUNCTIONS = frozenset({"array", "asarray", "asanyarray", "copy"})
+COPIES = frozenset({"array", "asarray", "asanyarray", "copy"})
+"""NumPy's functions (``np.array(x)``) and, for ``copy``, the array's method (``x.copy()``) that copy an array as it
+is: called with the array alone, no ``dtype`` (``x.astype(bool)`` is a mask, not the input)."""
 
 
 def _passes_through(value: ast.expr, argument: str) -> bool:
     """``value`` is the argument itself or a copy of it: ``x``, ``x.copy()``, ``np.array(x)``."""
     if isinstance(value, ast.Name):
         return value.id == argument
-    if not isinstance(value, ast.Call) or not isinstance(value.func, ast.Attribute):
+    if not isinstance(value, ast.Call) or not isinstance(value.func, ast.Attribute) or value.keywords:
         return False
-    if value.func.attr in PASS_THROUGH_METHODS and _passes_through(value.func.value, argument):
+    if value.func.attr == "copy" and not value.args and _passes_through(value.func.value, argument):
         return True
     return (
-        value.func.attr in PASS_THROUGH_FUNCTIONS
+        value.func.attr in COPIES
         and isinstance(value.func.value, ast.Name)
-        and len(value.args) >= 1
+        and len(value.args) == 1
         and _passes_through(value.args[0], argument)
     )
 
