@@ -130,9 +130,9 @@ def prepare(
     (program / "worker.py").write_text(WORKER)
     for helper in [*helpers.glob("*.py"), *helpers.glob("nn_*.json")]:  # the modules, and the data they read
         shutil.copy(helper, program / helper.name)
-    parts = {check.probe.split(".")[0] for check in registry.CHECKS}  # the probes of other groups stay out
-    for path in PROBE_DIR.glob("*.py"):
-        if path.stem not in parts or path.stem in {entry["module"] for entry in manifest.values()}:
+    others = {check.probe.split(".")[0] for check in registry.CHECKS} - {e["module"] for e in manifest.values()}
+    for path in PROBE_DIR.glob("*.py"):  # the support modules and this group's probes; other groups' stay out
+        if path.stem not in others:
             shutil.copy(path, package / "probe" / path.name)
     for check in group:
         save(program / "inputs" / check, inputs_for(check, student))

@@ -94,5 +94,5 @@ def stores(method: Callable[..., object]) -> tuple[set[str], set[str]]:
                 else:
                     changed.add(name)
     returned = returned_attributes | {name for name, locals_ in from_local.items() if locals_ <= returned_locals}
-    given = as_argument - changed - set(from_local) - returned
-    return given, returned - given - (as_argument - changed)
+    kept_as_given = as_argument - changed
+    return kept_as_given - set(from_local) - returned, returned - kept_as_given
