@@ -277,10 +277,6 @@ WORKER_IDLE = message(
     "worker.idle",
     en="was still running after {seconds} s, most of them spent waiting rather than computing",
 )
-WORKER_MEMORY = message(
-    "worker.memory",
-    en="held more than {mib} MiB of memory (its processes and the files it wrote, together)",
-)
 WORKER_SPOILED = message("worker.spoiled", en="wrote something other than its report ({problem})")
 WHILE_CHECK = message("worker.while_check", en="{reason} while running this check")
 WHILE_CELLS = message("worker.while_cells", en="{reason} while running your answer cells")
@@ -306,7 +302,7 @@ WORKER_ENDED_CAUSE = text(
 )
 WORKER_STALLED_CAUSE = text(
     "cause.worker.stalled",
-    en="your code waits for something that never comes: a sleep, input(), or a process it started",
+    en="your code waits for something that never comes: a sleep, or input()",
 )
 WORKER_CPU_CAUSE = text(
     "cause.worker.cpu",
@@ -314,11 +310,7 @@ WORKER_CPU_CAUSE = text(
 )
 WORKER_IDLE_CAUSE = text(
     "cause.worker.idle",
-    en="your code keeps waiting (sleeps, or waits for a process it started) and computes only now and then",
-)
-WORKER_MEMORY_CAUSE = text(
-    "cause.worker.memory",
-    en="your code keeps too much in memory: huge arrays, copies kept in a list, processes it started, or large files",
+    en="your code keeps waiting (it sleeps, or waits for input) and computes only now and then",
 )
 WORKER_SPOILED_CAUSE = text(
     "cause.worker.spoiled",

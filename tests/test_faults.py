@@ -132,3 +132,57 @@ def test_the_grade_command_keeps_the_fault_it_saw_on_disk_until_the_submission_i
     assert not record_path(paths, "erin").exists()
     erin = collect(course.root, "mlp").students[0]
     assert erin.graded and erin.fault is None and erin.why_ungraded == ""
+
+
+def test_a_retried_submission_waits_for_a_quieter_machine(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A grader's fault is tried again only once the machine is less busy (or after ``RETRY_WAIT``); a fault that
+    is not retried waits for nothing."""
+    from autograder.grading import class_run, pressure
+    from autograder.grading.autograde import Attempt
+    from autograder.settings import CoursePaths, load_course_config
+    from report_course import ReportCourse
+
+    course = ReportCourse(tmp_path / "course")
+    course.add("erin")
+    paths = CoursePaths(load_course_config(course.root))
+    waits: list[float] = []
+    monkeypatch.setattr(pressure, "wait_until_quiet", lambda longest: waits.append(longest) or 0.0)
+    for kind, expected in (("grader", [class_run.RETRY_WAIT]), ("stopped", [])):
+        waits.clear()
+        attempt = lambda student, kind=kind: Attempt(Fault(kind, "busy"), 1.0, "")  # noqa: E731
+        class_run.ClassRun(paths, "mlp", attempt, 2, 1, io.StringIO()).grade("erin")
+        assert waits == expected, kind
+    assert class_run.RETRY_WAIT == 300.0
+
+
+def test_waiting_until_quiet_ends_when_the_machine_is_quiet_or_at_its_longest(monkeypatch: pytest.MonkeyPatch) -> None:
+    from autograder.grading import pressure
+
+    shares = iter([0.9, 0.6, 0.2])
+    monkeypatch.setattr(pressure, "busy_share", lambda: next(shares))
+    assert pressure.wait_until_quiet(60.0, every=0.01) < 1.0  # quiet at the third reading
+    monkeypatch.setattr(pressure, "busy_share", lambda: 0.9)
+    assert 0.2 <= pressure.wait_until_quiet(0.2, every=0.01) < 1.0
+    assert pressure.QUIET == 0.5
+
+
+@pytest.mark.parametrize("busy", [0.0, 0.9], ids=["quiet-machine", "busy-machine"])
+def test_the_autograde_backstop_does_not_count_the_machines_waiting(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, busy: float
+) -> None:
+    import sys
+    import time
+
+    from autograder.grading import autograde, pressure
+
+    class Machine:
+        def __init__(self) -> None:
+            self._start = time.monotonic()
+
+        def seconds(self) -> float:
+            return busy * (time.monotonic() - self._start)
+
+    monkeypatch.setattr(pressure, "Waiting", Machine)
+    command = [sys.executable, "-c", "import time; time.sleep(4)"]
+    returncode = autograde.run_limited(command, tmp_path, {}, tmp_path / "log", 1.5)
+    assert returncode == (None if busy == 0.0 else 0)

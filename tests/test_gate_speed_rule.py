@@ -266,7 +266,16 @@ def test_nothing_the_gate_worker_holds_trains_a_model_that_does_not(monkeypatch:
         "Module": nn_core.Module,
         "Parameter": nn_core.Parameter,
         "HELD": ("autograder.probe", "nn_", "mnist_data"),
-        "SKIP": {"mnist_accuracy", "_train", "python_loop", "main", "_silence", "load_answer", "collect_cases"},
+        "SKIP": {
+            "mnist_accuracy",
+            "_train",
+            "python_loop",
+            "main",
+            "_silence",
+            "load_answer",
+            "collect_cases",
+            "install",
+        },
         "CALLS": [0, 0],  # backward calls, calls of the worker's functions
     }
     exec(mlp_source_with_linear(), namespace)  # noqa: S102 - the test's own hostile submission

@@ -18,7 +18,7 @@ REPO = Path(__file__).resolve().parents[1]
 CANARY = "secret-value-of-the-grader"
 
 # Run by the grader's Python (as root, or as an ordinary user): a sandbox whose code reads the environment and
-# command line of every process it can see, its own children's included, and prints them.
+# command line of every process it can see (bubblewrap's and its own: it can start no other) and prints them.
 SCRIPT = """
 import os, subprocess, sys
 from pathlib import Path
@@ -26,8 +26,7 @@ sys.path.insert(0, {repo!r})
 from autograder import sandbox
 
 READ_ALL = '''
-import os, subprocess, sys
-child = subprocess.Popen(["sleep", "5"])
+import os, sys
 seen = []
 for pid in (p for p in os.listdir("/proc") if p.isdigit()):
     for name in ("environ", "cmdline"):
@@ -35,7 +34,6 @@ for pid in (p for p in os.listdir("/proc") if p.isdigit()):
             seen.append(pid + " " + name + " " + open(f"/proc/{{pid}}/{{name}}", "rb").read().decode(errors="replace"))
         except OSError:
             pass
-child.kill()
 print("\\\\n".join(seen))
 print("processes seen:", len({{line.split()[0] for line in seen}}))
 '''
@@ -74,7 +72,7 @@ def test_no_process_in_a_sandbox_sees_the_graders_environment(user: bool) -> Non
         if user:
             subprocess.run(["chown", f"{_as_user()[1]['USER']}:", str(folder)], check=True)
         seen = _read_from_sandbox(folder, isolated=True, user=user)
-        assert "KIT_SANDBOX_OWN=yes" in seen and "sleep" in seen, seen  # it did read its processes and their environ
+        assert "KIT_SANDBOX_OWN=yes" in seen and " cmdline " in seen, seen  # it read its processes
         assert CANARY not in seen and "MLP_GRADER_SECRET" not in seen, seen
         assert "1 environ" in seen, seen  # bubblewrap's own first process, started with the sandbox's environment
     finally:
@@ -85,9 +83,7 @@ def test_without_isolation_the_sandboxed_command_still_starts_with_its_own_envir
     tmp_path.chmod(0o755)
     code = textwrap.dedent(
         """
-        import os, subprocess
-        child = subprocess.run(["cat", "/proc/self/environ"], capture_output=True).stdout.decode()
-        print(open("/proc/self/environ", "rb").read().decode(), child)
+        print(open("/proc/self/environ", "rb").read().decode())
         """
     )
     from autograder import sandbox

@@ -50,7 +50,7 @@ def test_the_limits_a_course_sets_reach_the_kernel_and_the_workers(tmp_path: Pat
     config.KitGrading.kernel_memory_mib, config.KitGrading.worker_processes = 1000, 7
     config.KitGrading.work_dir = str(tmp_path)
     kit = KitGrading(config=config)
-    assert kit.worker_limits() == Limits(cpu_seconds=1200, memory_bytes=4096 * MiB, processes=7, file_bytes=64 * MiB)
+    assert kit.worker_limits() == Limits(cpu_seconds=1200, memory_bytes=2048 * MiB, processes=7, file_bytes=64 * MiB)
     manager = SandboxKernelManager(config=config)
     try:
         assert manager._limits == Limits(cpu_seconds=1800, memory_bytes=1000 * MiB, processes=64, file_bytes=256 * MiB)

@@ -515,6 +515,7 @@ ERROR_CAUSES: tuple[ErrorCause, ...] = (
     ("IndexError", "", say.ERROR_INDEX),
     ("NameError", "", say.ERROR_NAME),
     ("MemoryError", "", say.ERROR_MEMORY),
+    ("NotWhileGrading", "", say.ERROR_PROCESS),  # raised while grading, where each part runs in one process
 )
 
 

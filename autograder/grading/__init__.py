@@ -8,7 +8,7 @@
 - ``verify``: every hidden check probed in sandboxed workers and judged in this process, with whose fault a
   failure is (the course's solution as the control);
 - ``workers``: one group of checks run in a sandboxed worker, watched from outside, its report read back;
-- ``process_tree``: what a sandbox uses (CPU, time running, memory), read from ``/proc`` outside it;
+- ``pressure``: how long the machine kept work waiting for a CPU (the kernel's PSI), credited to a waiting worker;
 - ``pace``: the MNIST gate's speed, the worker's CPU time against the grader's own training run beside it;
 - ``course_data``: MNIST found and validated once, before the first student;
 - ``class_run``: a whole class graded, the pipeline of ``python -m autograder grade``, from ``submissions`` (made

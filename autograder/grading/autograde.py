@@ -101,7 +101,10 @@ def run_limited(
     command: list[str], cwd: Path, env: dict[str, str], log: Path, seconds: float, preexec_fn: Any = None
 ) -> int | None:
     """Run ``command`` in a session of its own, its output into ``log``; return its exit status, or None if it ran
-    ``seconds`` and was killed, its whole process group with it (the line saying so ends the log)."""
+    ``seconds`` and was killed, its whole process group with it (the line saying so ends the log). The time the
+    machine kept work waiting for a CPU does not count (``pressure``): a busy machine never cuts a grading short."""
+    from autograder.grading.pressure import Waiting
+
     with log.open("w") as out:
         process = subprocess.Popen(
             command,
@@ -113,8 +116,15 @@ def run_limited(
             start_new_session=True,
             preexec_fn=preexec_fn,
         )
+        start, machine = time.monotonic(), Waiting()
         try:
-            return process.wait(timeout=seconds)
+            while True:
+                try:
+                    return process.wait(timeout=1.0)
+                except subprocess.TimeoutExpired:
+                    elapsed = time.monotonic() - start
+                    if elapsed - min(machine.seconds(), elapsed) > seconds:
+                        raise
         except subprocess.TimeoutExpired:
             os.killpg(process.pid, signal.SIGKILL)  # its sandboxes die with it (bubblewrap's --die-with-parent)
             process.wait()

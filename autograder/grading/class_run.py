@@ -44,6 +44,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from autograder.faults import Fault, GraderFault
+from autograder.grading import pressure
 from autograder.grading.autograde import (
     Attempt,
     autograde_one,
@@ -65,6 +66,10 @@ from autograder.student_text import student_lines
 if TYPE_CHECKING:
     from autograder.grading.cluster import Dispatcher
     from autograder.grading.workers import Grading
+
+RETRY_WAIT = 300.0
+"""At most this many seconds a submission left ungraded by the grader's fault waits for a quieter machine
+(``pressure.wait_until_quiet``) before it is tried again."""
 
 
 def grade_class(
@@ -279,10 +284,11 @@ class ClassRun:
             with self.progress.lock:
                 self.progress.say(
                     f"  {student}: grading failed ({result.fault.detail}); "
-                    + ("trying again" if again else "left ungraded")
+                    + ("trying again once the machine is less busy" if again else "left ungraded")
                 )
-            if not result.fault.retry:
+            if not again:
                 break
+            pressure.wait_until_quiet(RETRY_WAIT)
         return result
 
     def _record(self, student: str) -> None:

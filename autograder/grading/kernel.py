@@ -27,10 +27,9 @@ from the kernel is checked before nbclient sees it (``KitKernelClient``): one it
 ``stream``, ``data`` that is not a MIME bundle, a header that is not a dict, ...) is dropped, and said in the output
 of the cell that was running, for the student; a malformed reply to a cell is replaced by an error.
 
-The kernel's sandbox is watched from outside (``SandboxWatch``, a thread of nbgrader's process that student code
-cannot reach): all its processes and its tmpfs together (``process_tree.tree_memory``: a page shared by forked
-children counts once) may hold at most ``KitGrading.kernel_sandbox_memory_mib``; past it the whole sandbox is killed
-and the reason kept (``SandboxKernelManager.stopped_because``) for the cell that was running.
+The kernel's sandbox is one process (``autograder.sandbox``'s filter): its address-space limit
+(``KitGrading.kernel_memory_mib``) and its tmpfs folders of fixed sizes bound all the memory it can hold, so a cell
+that asks for more gets a ``MemoryError`` and the cells after it run; nothing watches it from outside.
 
 nbgrader's preprocessor of this kernel is ``autograder.preprocessors.kernel.SandboxedExecute``; what it keeps of
 the kernel's output and how long the cells may run are in ``autograder.grading.cell_limits``.
@@ -41,7 +40,6 @@ from __future__ import annotations
 import asyncio
 import os
 import shutil
-import signal
 import stat
 import subprocess
 import tempfile
@@ -60,7 +58,6 @@ from traitlets import Type
 from autograder import sandbox
 from autograder.faults import GraderFault
 from autograder.grading.cell_limits import short_error
-from autograder.grading.process_tree import tree_memory
 from autograder.settings import KitGrading
 
 GRADER_PACKAGE = Path(__file__).resolve().parents[1]
@@ -70,7 +67,6 @@ START_SECONDS = 60.0  # for the kernel to bind its sockets (nbclient's own start
 MESSAGE_BYTES = 16 << 20  # zmq drops the connection to a kernel that sends a larger message part (then reconnects)
 LOG_SECONDS = 5.0  # for the last of the kernel's own output to reach the log once it has ended
 QUEUED_MESSAGES = 32  # waiting in nbgrader's process: the kernel drops what it publishes beyond them
-WATCH_SECONDS = 0.25  # between two readings of the memory the kernel's sandbox holds, from outside
 STAND_IN = '''"""Stand-in for the grader in the notebook's kernel: hidden checks are decided outside this kernel."""
 
 
@@ -116,11 +112,14 @@ KERNEL_LAUNCHER = """import os
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import kit_no_processes
 from ipykernel import kernelapp
 
+kit_no_processes.install()
 kernelapp.launch_new_instance()
 """
 STAND_IN_FILES = {
+    "kit_no_processes.py": (GRADER_PACKAGE / "probe" / "no_processes.py").read_text(),
     "kit_output_in_parts.py": OUTPUT_IN_PARTS,
     "kit_notebook_folder.py": NOTEBOOK_FOLDER_ON_PATH,
     "kit_kernel.py": KERNEL_LAUNCHER,
@@ -144,8 +143,6 @@ class SandboxKernelManager(AsyncKernelManager):
         self._disk_bytes = kit.kernel_disk_mib << 20
         self._log_bytes = kit.kernel_cell_output_chars
         self._log_drain: threading.Thread | None = None
-        self._memory_bytes = kit.kernel_sandbox_memory_mib << 20
-        self._watch: SandboxWatch | None = None
         # io/ (connection file; links to the sockets), work/, stand-in/
         self._home = Path(tempfile.mkdtemp(prefix="kit-kernel-", dir=kit.scratch()))
         self._box = self._home / "io"
@@ -210,7 +207,6 @@ class SandboxKernelManager(AsyncKernelManager):
             target=drain_to_log, args=(log_pipe, self._log_bytes), name="kit-kernel-log", daemon=True
         )
         self._log_drain.start()
-        self._watch = SandboxWatch(self.provisioner.process, self._memory_bytes)  # type: ignore[union-attr]
         if self._isolated:
             await self._reach_sockets()
 
@@ -257,14 +253,7 @@ class SandboxKernelManager(AsyncKernelManager):
         client.context.setsockopt(zmq.RCVHWM, QUEUED_MESSAGES)
         return client
 
-    @property
-    def stopped_because(self) -> str:
-        """Why the watch killed the kernel's sandbox, for the student (\"\": it did not)."""
-        return self._watch.reason if self._watch is not None else ""
-
     async def _async_cleanup_resources(self, restart: bool = False) -> None:
-        if self._watch is not None:
-            self._watch.stop()
         await super()._async_cleanup_resources(restart=restart)
         for fd in self._socket_fds:
             os.close(fd)
@@ -276,43 +265,6 @@ class SandboxKernelManager(AsyncKernelManager):
             shutil.rmtree(self._home, ignore_errors=True)
 
     cleanup_resources = _async_cleanup_resources
-
-
-class SandboxWatch:
-    """A watch of a running sandbox from outside: it kills the whole sandbox (``process``, its first process, and its
-    process group) when all its processes and tmpfs hold more than ``memory_bytes``, and says why in ``reason``."""
-
-    def __init__(self, process: subprocess.Popen, memory_bytes: int) -> None:
-        self.reason = ""
-        self.peak = 0  # the most memory it was seen to hold, in bytes
-        self._process, self._memory_bytes = process, memory_bytes
-        self._stopped = threading.Event()
-        self._thread = threading.Thread(target=self._run, name="kit-kernel-watch", daemon=True)
-        self._thread.start()
-
-    def _run(self) -> None:
-        while not self._stopped.wait(WATCH_SECONDS) and self._process.poll() is None:
-            held = tree_memory(self._process.pid)
-            self.peak = max(self.peak, held)
-            if held > self._memory_bytes:
-                self.reason = (
-                    f"it held more than {self._memory_bytes >> 20} MiB of memory, all its processes and files together"
-                )
-                kill_sandbox(self._process)
-                return
-
-    def stop(self) -> None:
-        self._stopped.set()
-        self._thread.join()
-
-
-def kill_sandbox(process: subprocess.Popen) -> None:
-    """Kill a sandbox: its first process's group (bubblewrap dies with it, and every process in its PID namespace)."""
-    for kill in (lambda: os.killpg(process.pid, signal.SIGKILL), process.kill):
-        try:
-            kill()
-        except (ProcessLookupError, PermissionError):
-            pass
 
 
 def _is_socket(path: Path) -> bool:

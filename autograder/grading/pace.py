@@ -2,8 +2,8 @@
 
 Student code shares the gate worker's process, so any clock or tracer in it can be replaced. Two things cannot:
 
-- the CPU time the kernel charges to the worker's processes, read here from ``/proc`` (``workers.tree_cpu``) while
-  it runs, outside its sandbox;
+- the CPU time the kernel charges to the worker's sandbox, one process with its threads (``sandbox.cpu_seconds``),
+  read from ``/proc`` every 0.25 s while it runs, outside its sandbox;
 - the grader's own training step (``judge.gate_reference.step``: the reference MLP, float32 NumPy, one BLAS thread,
   the gate's shapes and batch), run in a process of the grader's own that no student code reaches: the *pace*.
 
@@ -215,10 +215,10 @@ class SpeedWatch:
         self._thread.start()
 
     def _run(self) -> None:
-        from autograder.grading.process_tree import tree_cpu
+        from autograder.sandbox import cpu_seconds
 
         while not self._done.wait(0.25):
-            used = tree_cpu(self.pid)
+            used = cpu_seconds(self.pid)
             if used <= 0.0:
                 continue  # ended: /proc has nothing more of it
             self.cpu = max(self.cpu, used)

@@ -63,7 +63,6 @@ def prepare_grading(config: Any, assignment: str, log: Any = None) -> Grading:
             kit.worker_stall_seconds,
             kit.worker_wall_seconds,
             kit.worker_idle_seconds,
-            kit.worker_sandbox_memory_mib * MiB,
         ),
         kit.worker_disk_mib * MiB,
         edition_language(helpers),

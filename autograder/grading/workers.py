@@ -38,7 +38,7 @@ from typing import TYPE_CHECKING, Any
 from autograder import registry, sandbox
 from autograder.faults import GraderFault
 from autograder.grading import stage
-from autograder.grading.process_tree import tree_cpu, tree_memory, tree_runnable
+from autograder.grading.pressure import Waiting
 from autograder.judge.inputs import inputs_for
 from autograder.judge.outcome import WorkerOutcome
 from autograder.judge.records import RecordRefused, WorkerReport, decode_record, read_report
@@ -57,25 +57,24 @@ main(sys.argv[1:])
 """
 WORKER_PACKAGE = '"""What a sandboxed worker has of the grader: ``probe`` and ``course`` (copies), never a judge."""\n'
 STALL_CPU = 0.5
-"""Seconds a worker must spend running or waiting for a CPU (``tree_runnable``) in each ``stall`` window: waiting
-code (sleep, input, a sleeping child) spends none; a busy machine only makes it wait, which counts."""
+"""CPU seconds a worker must use in each ``stall`` window. Waiting code (sleep, input) uses none, whatever the load; a
+computing worker uses this much even on a machine so busy that 80 processes share each CPU."""
 IDLE_SHARE = 0.75
-"""Share of its time a worker past ``WorkerBudget.idle`` must have been running or waiting for a CPU. A correct
-solution's worker computes all the time (measured: 0.94 for the reference's gate, startup included; 0.99 for float64
-with einsum); a busy machine makes it wait, which counts as computing. One that sleeps between bursts scores low,
-though each burst waits longer on a busy machine (0.5 measured for 0.4 s of CPU every 1.2 s on a loaded machine)."""
+"""Share of its time a worker past ``WorkerBudget.idle`` must have been computing, or kept waiting by a busy machine
+(``pressure``: the kernel's count, which a sandbox can raise only by spending its own CPU). A correct solution's
+worker computes all the time (measured: 0.94 for the reference's gate, start-up included; 0.99 for float64 with
+einsum); one that sleeps between bursts of computing does not."""
 
 
 @dataclass(frozen=True)
 class WorkerBudget:
     """How long a worker may take, judged from outside the sandbox (student code cannot catch or stop this)."""
 
-    checks_cpu: float = 120.0  # CPU seconds of the worker of a group of small checks, all its processes together
+    checks_cpu: float = 120.0  # CPU seconds of the worker of a group of small checks (the sandbox is one process)
     gate_cpu: float = 1800.0  # backstop of the MNIST gate's worker: its speed rule (``grading.pace``) stops it first
     stall: float = 20.0  # wall seconds in which a worker using under STALL_CPU seconds of CPU is stopped as stuck
-    wall: float = 900.0  # wall seconds after which a worker still computing means the machine cannot keep up
+    wall: float = 900.0  # wall seconds, less the machine's waiting, after which a computing worker is the machine's
     idle: float = 120.0  # wall seconds after which a worker that computed under IDLE_SHARE of them is stopped
-    memory: int = 2 << 30  # bytes all the sandbox's processes and tmpfs mounts may hold together (``tree_memory``)
 
     def cpu(self, group: tuple[str, ...]) -> float:
         return self.gate_cpu if any(registry.check(name).slow for name in group) else self.checks_cpu
@@ -102,7 +101,7 @@ class Grading:
 @dataclass(frozen=True)
 class WorkerRun:
     report: WorkerReport  # what the worker said on its standard output
-    stopped: str  # "" (it ended by itself), "stalled", "cpu" (its budget), "idle", "memory" or "wall" (the machine's)
+    stopped: str  # "" (it ended by itself), "stalled", "cpu" (its budget), "idle" or "wall" (the machine's)
     reason: str  # how it ended, for the instructor (a grader fault)
     status: int | None = None  # its exit status
     speed: dict[str, Any] | None = None  # the gate's speed, measured from outside (``grading.pace.SpeedWatch.finish``)
@@ -153,7 +152,6 @@ def crash(reason: Text, attempts: int, how: str = "") -> WorkerOutcome:
         "stalled": say.WORKER_STALLED_CAUSE,
         "cpu": say.WORKER_CPU_CAUSE,
         "idle": say.WORKER_IDLE_CAUSE,
-        "memory": say.WORKER_MEMORY_CAUSE,
         "spoiled": say.WORKER_SPOILED_CAUSE,
     }[how]
     if attempts == 1:
@@ -195,8 +193,6 @@ def _why(run: WorkerRun, budget: WorkerBudget, cpu_budget: float) -> Text:
         return say.WORKER_CPU(seconds=f"{cpu_budget:g}")
     if run.stopped == "idle":
         return say.WORKER_IDLE(seconds=f"{budget.idle:g}")
-    if run.stopped == "memory":
-        return say.WORKER_MEMORY(mib=f"{budget.memory / (1 << 20):g}")
     return say.WORKER_EXIT(status=run.status)
 
 
@@ -257,7 +253,6 @@ def run_worker(
         "stalled": f"used almost no CPU for {budget.stall:g} s (it waited for something that never came)",
         "cpu": f"used its {cpu_budget:g} s of CPU time",
         "idle": f"was still running after {budget.idle:g} s, waiting most of the time",
-        "memory": f"held more than {budget.memory >> 20} MiB of memory, all its processes and files together",
         "wall": f"was still running after {budget.wall:g} s",
     }[stopped]
     if not report.started:
@@ -268,35 +263,33 @@ def run_worker(
 def _watch(
     process: subprocess.Popen, cpu_budget: float, budget: WorkerBudget, tick: Callable[[], None] | None = None
 ) -> str:
-    """Wait for ``process``; stop it (and say why) when it stalls, spends its CPU budget, has mostly waited for
-    ``budget.idle`` seconds, holds too much memory, or outlives the backstop. ``tick``, if given, is called about once
-    a second (the stage the grade command shows: ``grading.stage``)."""
-    start = time.monotonic()
-    history: list[tuple[float, float]] = []  # (wall, running or waiting for a CPU) samples of the last stall window
+    """Wait for ``process``; stop it (and say why) when it spends its CPU budget, uses almost no CPU for
+    ``budget.stall`` seconds, has mostly waited for ``budget.idle`` seconds, or outlives the backstop. Its CPU is the
+    kernel's figure for the whole sandbox, which is one process. ``tick``, if given, is called about once a second
+    (the stage the grade command shows: ``grading.stage``)."""
+    start, machine = time.monotonic(), Waiting()
+    history: list[tuple[float, float]] = []  # (wall, CPU) samples of the last stall window
     polls = 0
     while process.poll() is None:
         time.sleep(0.25)
         polls += 1
         if tick is not None and polls % 4 == 1:
             tick()
-        now, used = time.monotonic() - start, tree_cpu(process.pid)
-        runnable = tree_runnable(process.pid)
-        history.append((now, runnable))
+        now, used, waited = time.monotonic() - start, sandbox.cpu_seconds(process.pid), machine.seconds()
+        history.append((now, used))
         while len(history) > 1 and history[1][0] <= now - budget.stall:
             history.pop(0)
         stopped = ""
         if used > cpu_budget:
             stopped = "cpu"
-        elif tree_memory(process.pid) > budget.memory:
-            stopped = "memory"
-        # Stuck means neither running nor waiting for a CPU: a worker a busy machine keeps waiting is not stuck.
-        elif now >= budget.stall and history[0][0] <= now - budget.stall and runnable - history[0][1] < STALL_CPU:
+        # Stuck means using no CPU, whatever the load: a busy machine gives a computing worker far more than this.
+        elif now >= budget.stall and history[0][0] <= now - budget.stall and used - history[0][1] < STALL_CPU:
             stopped = "stalled"
-        # Past ``idle``, only a worker that mostly slept is the student's: one kept waiting by a busy machine counts
-        # as computing (``tree_runnable``) and runs on to the backstop, the machine's fault.
-        elif now > budget.idle and runnable < IDLE_SHARE * now:
+        # Past ``idle``, only a worker that mostly slept is the student's: the time a busy machine kept work waiting
+        # for a CPU counts as computing.
+        elif now > budget.idle and used + min(waited, now) < IDLE_SHARE * now:
             stopped = "idle"
-        elif now > budget.wall:
+        elif now - min(waited, now) > budget.wall:
             stopped = "wall"
         if stopped:
             _kill(process)

@@ -8,8 +8,8 @@ cell past its time is interrupted and the next cell runs; once the budget is spe
 run. Whose fault a failure is depends on where it happened: until the first code cell is sent to the kernel, nothing
 of the student's has run (the kernel starts from a trusted place: ``autograder.grading.kernel``), so a kernel that
 cannot start is the grader's fault (``GraderFault``): the submission is not graded. From then on, a kernel that dies
-or stops answering costs the cell it was running (an error output naming what happened: the memory bound, when the
-watch of its sandbox killed it, ``SandboxKernelManager.stopped_because``) and the cells it did not run, and grading
+or stops answering costs the cell it was running (an error output naming what happened) and the cells it did not run,
+and grading
 goes on; a message from the kernel that nbclient could not take is dropped and named in the output of the cell that
 was running; any other error while a cell runs is that cell's, and the next cell runs. Only the grader's own faults
 (``GraderFault``, the sandbox, the machine's memory or files) stop the notebook ungraded.
@@ -69,9 +69,7 @@ class SandboxedExecute(Execute):
         except GRADERS:
             raise
         except Exception as error:
-            reason = getattr(self._kernel, "stopped_because", "") or (
-                f"{type(error).__name__}: {str(error).splitlines()[0] if str(error) else 'no reply'}"
-            )
+            reason = f"{type(error).__name__}: {str(error).splitlines()[0] if str(error) else 'no reply'}"
             if self._running < 0:  # no code cell was sent to the kernel: nothing of the student's ran
                 raise GraderFault(f"the grading kernel could not start ({reason})") from error
             stopped = cell_name(nb.cells[self._running], self._running)

@@ -143,6 +143,7 @@ WORDINGS: dict[str, dict[str, str]] = {
         "cause.error.index": "下标越界：检查你索引的是哪个轴（行是样本，列是类别或特征）",
         "cause.error.name": "使用了未定义的名字：拼写错误，或某个类所在的单元格没有运行",
         "cause.error.memory": "数组太大了：检查中间结果的形状",
+        "cause.error.process": "你的代码启动了另一个进程（subprocess、os.system、multiprocessing），评分时不允许这样做：请在当前进程中用 Python 和 NumPy 计算",
         "formula.linear_forward": "Y = X W + b：X (B, D_in) @ W (D_in, D_out)，再给每一行加上 b",
         "formula.linear_dx": "dX = G Wᵀ，形状为 (B, D_in)；backward 必须 `return` 它",
         "formula.linear_dw": "dW = Xᵀ G，形状与 W 相同 (D_in, D_out)，X 是最近一次 forward 的输入；把它存入 self.W.grad",

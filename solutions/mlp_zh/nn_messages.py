@@ -649,6 +649,11 @@ ERROR_MEMORY = cause(
     "error.memory",
     en="an array far too large: check the shapes of your intermediate results",
 )
+ERROR_PROCESS = cause(
+    "error.process",
+    en="your code starts another process (subprocess, os.system, multiprocessing), which grading does not allow: "
+    "compute in this process, with Python and NumPy",
+)
 
 # --- the chapter's formulas
 

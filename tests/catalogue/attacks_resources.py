@@ -4,8 +4,9 @@ Each is the correct solution whose ``ReLU.forward`` turns hostile only inside th
 the gate's probe is loaded), so the kernel and the other checks run it as it is. It must cost the gate alone, charged
 to the student with its own reason, within minutes: a worker that trickles CPU with its timers off is stopped at
 ``KitGrading.worker_idle_seconds`` (before: the 900 s backstop, left ungraded as the machine's fault); forked children
-and files in the sandbox's tmpfs and in anonymous memory files are stopped at ``worker_sandbox_memory_mib`` (before:
-each process was bounded alone, and 6.4 GB of the host's memory went).
+and anonymous memory files are refused by the kernel (a sandbox is one process: ``autograder.sandbox``), and its
+tmpfs folders hold only their fixed sizes (before: each process was bounded alone, and 6.4 GB of the host's memory
+went).
 """
 
 from __future__ import annotations
@@ -47,7 +48,7 @@ RESOURCE_ATTACKS: tuple[Submission, ...] = (
     ),
     Submission(
         "fault_forked_memory",
-        "the gate's worker forks four children that hold 1.5 GiB each",
+        "the gate's worker forks four children that would hold 1.5 GiB each",
         _edit(
             _in_the_gate(
                 "import os\n"
@@ -59,7 +60,7 @@ RESOURCE_ATTACKS: tuple[Submission, ...] = (
             )
         ),
         (GATE_CELL,),
-        shows="MiB of memory (its processes and the files it wrote, together)",
+        shows="starts another process",
     ),
     Submission(
         "fault_memory_in_files",
@@ -81,6 +82,6 @@ RESOURCE_ATTACKS: tuple[Submission, ...] = (
             )
         ),
         (GATE_CELL,),
-        shows="MiB of memory (its processes and the files it wrote, together)",
+        shows="PermissionError",
     ),
 )

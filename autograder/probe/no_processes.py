@@ -1,0 +1,30 @@
+"""While grading, a sandbox is one process: the kernel refuses to start another (``autograder.sandbox``'s seccomp
+filter). This audit hook says so where the student's code asks, before the system call would fail unexplained.
+
+Untrusted side: installed first in every worker (``probe.run``) and in the grading kernel, before any student code;
+an audit hook cannot be removed, and the filter holds without it. May import: the standard library only.
+"""
+
+from __future__ import annotations
+
+import sys
+
+EVENTS = frozenset({"os.fork", "os.forkpty", "os.posix_spawn", "os.spawn", "os.system", "subprocess.Popen"})
+"""Python's audit events of every way it starts a process (``multiprocessing`` and ``os.spawn*`` go through them)."""
+
+
+class NotWhileGrading(PermissionError):
+    """Starting a process while grading: the grading sandbox runs one process."""
+
+
+def _refuse(event: str, args: tuple) -> None:
+    if event in EVENTS:
+        raise NotWhileGrading(
+            f"{event}: starting another process is not allowed while grading (your code runs in one process "
+            "there); it works in your own notebook"
+        )
+
+
+def install() -> None:
+    """Refuse, with that sentence, every start of a process from now on in this interpreter."""
+    sys.addaudithook(_refuse)
