@@ -84,6 +84,14 @@ LOSS_CALL = message(
     "loss.call",
     en="CrossEntropyLoss().{call} for logits of shape {shape} (largest |logit| {largest})",
 )
+LOSS_KEEP_DTYPE = text(
+    "loss.keep_dtype",
+    en="a cast changed the precision; compute dZ in the dtype of the logits",
+)
+MLP_KEEP_DTYPE = cause(
+    "mlp.keep_dtype",
+    en="a cast changed the precision; keep the dtype of x and of the layers' outputs",
+)
 LOSS_TARGET_AXIS = text(
     "loss.target_axis",
     en="the targets index the wrong axis: y holds one class index per row, so pick entries with [np.arange(B), y]",

@@ -26,6 +26,8 @@ WORDINGS: dict[str, dict[str, str]] = {
         "linear.keep_dtype": "类型转换（astype、np.float32 等）改变了精度；请保持 x 和参数的 dtype",
         "relu.keep_dtype": "类型转换改变了精度；请保持输入的 dtype",
         "loss.call": "CrossEntropyLoss().{call}（logits 的形状为 {shape}，最大的 |logit| 为 {largest}）",
+        "loss.keep_dtype": "类型转换改变了精度；请按 logits 的 dtype 计算 dZ",
+        "cause.mlp.keep_dtype": "类型转换改变了精度；请保持 x 和各层输出的 dtype",
         "loss.target_axis": "用标签索引了错误的轴：y 中每行一个类别下标（真实标签），所以应当用 [np.arange(B), y] 取元素",
         "sgd.step": "{call}（参数 {index} 的 .grad 为 None）",
         "cause.mlp.no_relu": "跳过了 ReLU：fc2(fc1(x))",

@@ -6,12 +6,12 @@ from typing import Any
 
 import numpy as np
 
-from autograder.course.nn_checks import check_unchanged
+from autograder.course.nn_checks import check_dtype, check_unchanged
 from autograder.course.nn_diagnosis import CROSS_ENTROPY, CROSS_ENTROPY_GRAD, ErrorCause, check_loss
 from autograder.course.nn_messages import Text
 from autograder.judge import reference, suspects
 from autograder.judge.common import VALUE_TOLERANCE, got, judge_cases
-from autograder.messages import LOSS_CALL, LOSS_TARGET_AXIS
+from autograder.messages import LOSS_CALL, LOSS_KEEP_DTYPE, LOSS_TARGET_AXIS
 
 TARGET_ERRORS: tuple[ErrorCause, ...] = (("IndexError", "", LOSS_TARGET_AXIS),)
 
@@ -37,7 +37,8 @@ def judge_forward(inputs: dict[str, Any], records: list[dict[str, Any]]) -> None
 
 
 def judge_backward(inputs: dict[str, Any], records: list[dict[str, Any]]) -> None:
-    """backward() returns dZ of shape (B, C) for the latest forward, against the exact reference."""
+    """backward() returns dZ of shape (B, C) and of the logits' dtype for the latest forward, against the exact
+    reference."""
 
     def one(case: dict[str, Any], record: dict[str, Any]) -> None:
         z, y = case["z"], case["y"]
@@ -49,5 +50,6 @@ def judge_backward(inputs: dict[str, Any], records: list[dict[str, Any]]) -> Non
         CROSS_ENTROPY_GRAD.check(
             what, dz, reference.cross_entropy_grad(z, y), VALUE_TOLERANCE, z=z, y=y, **suspects.cross_entropy(z, y)
         )
+        check_dtype(what, dz, np.float64, LOSS_KEEP_DTYPE)
 
     judge_cases(inputs["cases"], records, one)

@@ -9,7 +9,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from autograder.course.nn_checks import check_shape, check_unchanged
+import numpy as np
+
+from autograder.course.nn_checks import check_dtype, check_shape, check_unchanged
 from autograder.course.nn_diagnosis import MLP_BACKWARD, Quantity, Suspect, call_order_cause, check_parameters
 from autograder.course.nn_messages import FOR_X_SHAPE, MLP_GRAD_UNSET, PART_OF, Text
 from autograder.judge import reference, suspects
@@ -17,6 +19,7 @@ from autograder.judge.common import VALUE_TOLERANCE, got, judge_cases, recorded
 from autograder.messages import (
     GRAD_AFTER_BACKWARD,
     MLP_FORWARD_FORMULA,
+    MLP_KEEP_DTYPE,
     MLP_NO_RELU,
     MLP_RELU_ON_LOGITS,
     RETURNED_DX,
@@ -75,6 +78,7 @@ def judge_forward(inputs: dict[str, Any], records: list[dict[str, Any]]) -> None
             **case,
             **suspects.mlp(**case),
         )
+        check_dtype(what, logits, np.float64, MLP_KEEP_DTYPE)
         check_unchanged(what, record["x_after"], case["x"])
 
     judge_cases(inputs["cases"], records, one)
@@ -102,6 +106,7 @@ def judge_backward(inputs: dict[str, Any], records: list[dict[str, Any]]) -> Non
             **case,
             **suspects.mlp(**case),
         )
+        check_dtype(backward, dx, np.float64, MLP_KEEP_DTYPE)
         grads = dict(zip(NAMES, map(recorded, record["grads"]), strict=True))
         for name in NAMES:
             MLP_BACKWARD.check(

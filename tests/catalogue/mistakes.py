@@ -288,6 +288,15 @@ MISTAKES: tuple[Mistake, ...] = (
         "over the batch axis",
     ),
     _m(
+        "ce_backward_float32",
+        "cross_entropy",
+        "backward returns dZ in float32 for float64 logits",
+        "return grad / batch",
+        "return (grad / batch).astype(np.float32)",
+        ("test_cross_entropy_backward",),
+        "compute dZ in the dtype of the logits",
+    ),
+    _m(
         "ce_onehot_wrong_index",
         "cross_entropy",
         "one-hot subtracted with grad[:, y]",
@@ -368,6 +377,15 @@ MISTAKES: tuple[Mistake, ...] = (
         "        return self.fc2.backward(grad)",
         ("test_mlp_backward",),
         "reverse order",
+    ),
+    _m(
+        "mlp_forward_float32",
+        "mlp",
+        "forward returns float32 logits for float64 x",
+        "return self.fc2(self.relu(self.fc1(x)))",
+        "return self.fc2(self.relu(self.fc1(x))).astype(np.float32)",
+        ("test_mlp_forward",),
+        "keep the dtype of x and of the layers' outputs",
     ),
     _m(
         "mlp_forward_skips_relu",
