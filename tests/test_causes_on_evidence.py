@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import linecache
 import sys
+import time
 from pathlib import Path
 from types import SimpleNamespace
 from typing import Any
@@ -484,3 +485,17 @@ def test_a_layer_that_hangs_costs_its_own_checks_never_the_mlps() -> None:
     hang = (Edit("relu", 'return grad * self.ctx["mask"]', "while True:\n            pass"),)
     with grading.secret(SECRETS[0]):
         assert grading.grade(_names(hang), ("mlp_forward", "mlp_backward")) == {}
+
+
+def test_a_layer_that_sleeps_costs_the_mlp_nothing(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The same for a layer that waits without computing (a CPU limit never fires on a sleep): the run aside has a
+    wall limit of its own too, and the mirrors are read from the layer's code."""
+    from autograder.probe import mlp as probe_mlp
+
+    monkeypatch.setattr(probe_mlp, "MIRROR_WALL_SECONDS", 0.2)
+    sleep = (Edit("relu", 'return grad * self.ctx["mask"]', "import time\n        time.sleep(60)"),)
+    start = time.monotonic()
+    with grading.secret(SECRETS[0]):
+        assert grading.grade(_names(sleep), ("mlp_forward", "mlp_backward")) == {}
+    assert time.monotonic() - start < 30  # without the wall limit, each case sleeps its minute
+    assert probe_mlp.MIRROR_WALL_SECONDS == 0.2 and monkeypatch.undo() is None and probe_mlp.MIRROR_WALL_SECONDS == 5.0

@@ -107,6 +107,7 @@ def test_a_cell_that_starts_a_process_is_told_why_it_cannot_and_the_next_cells_r
     assert len(said) == 5 and "started" not in said, said
     assert all(line.startswith("NotWhileGrading ") and "not allowed while grading" in line for line in said[:4]), said
     assert "works in your own notebook" in said[0] and said[4] == "shmget -1", said
+    assert "EVENTS" not in "".join(str(o) for o in nb.cells[0].outputs)  # the hook's own frame is not shown
     assert _text(nb.cells[1]) == "after\n"
 
 

@@ -51,3 +51,21 @@ def test_gradient_check_tolerance_separates_noise_from_a_wrong_gradient() -> Non
     check_gradient("g", exact + 1e-9, exact)
     with pytest.raises(AssertionError, match="finite-difference check"):
         check_gradient("g", exact * (1 + 10 * FD_TOLERANCE), exact)
+
+
+def test_the_students_line_skips_frames_that_hide_themselves() -> None:
+    """The grading sandbox's audit hook raises from its own frame (``__tracebackhide__``, IPython's convention): the
+    line named is the student's call, never the hook's."""
+    import os
+
+    from autograder.probe import no_processes
+    from nn_diagnosis import student_line
+
+    def refuse() -> None:
+        __tracebackhide__ = True  # noqa: F841 - read from the frame
+        raise no_processes.NotWhileGrading("os.fork")
+
+    try:
+        refuse() if os.environ else None
+    except no_processes.NotWhileGrading as error:
+        assert student_line(error) == "refuse() if os.environ else None"

@@ -94,10 +94,11 @@ class AsideTimeout(Exception):
 
 
 @contextmanager
-def aside_limit(seconds: float) -> Iterator[None]:
-    """Raise ``AsideTimeout`` once the body has used ``seconds`` of user CPU time (main thread only). Its own timer
-    (``ITIMER_VIRTUAL``), so the check's ``time_limit`` (``ITIMER_PROF``) around it keeps counting and still fires:
-    for running a student's method only to learn something of it, which must not stop the check it helps."""
+def aside_limit(seconds: float, wall: float | None = None) -> Iterator[None]:
+    """Raise ``AsideTimeout`` once the body has used ``seconds`` of user CPU time, or run ``wall`` seconds (main thread
+    only). Timers of its own (``ITIMER_VIRTUAL``; ``ITIMER_REAL`` only where no other limit uses it), so the check's
+    ``time_limit`` (``ITIMER_PROF``) around it keeps counting and still fires: for running a student's method only
+    to learn something of it, which must not stop the check it helps, whether it computes or sleeps."""
     if threading.current_thread() is not threading.main_thread():
         yield
         return
@@ -105,13 +106,18 @@ def aside_limit(seconds: float) -> Iterator[None]:
     def on_signal(signum: int, frame: Any) -> None:
         raise AsideTimeout
 
-    previous = signal.signal(signal.SIGVTALRM, on_signal)
-    signal.setitimer(signal.ITIMER_VIRTUAL, seconds)
+    timers = [(signal.ITIMER_VIRTUAL, signal.SIGVTALRM, seconds)]
+    if wall is not None and signal.getitimer(signal.ITIMER_REAL) == (0.0, 0.0):
+        timers.append((signal.ITIMER_REAL, signal.SIGALRM, wall))
+    previous = [signal.signal(signum, on_signal) for _, signum, _ in timers]
+    for timer, _, limit in timers:
+        signal.setitimer(timer, limit)
     try:
         yield
     finally:
-        signal.setitimer(signal.ITIMER_VIRTUAL, 0)
-        signal.signal(signal.SIGVTALRM, previous)
+        for (timer, signum, _), handler in zip(timers, previous, strict=True):
+            signal.setitimer(timer, 0)
+            signal.signal(signum, handler)
 
 
 def plain(value: Any) -> Any:

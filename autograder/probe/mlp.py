@@ -29,6 +29,9 @@ MIRROR_SECONDS = 0.5
 """CPU seconds the student's own layer may take to show where it keeps its input, output and gradients (tiny arrays:
 a correct layer, even one looping in Python, takes milliseconds); a case's three layers stay well inside the check's
 ``CHECK_SECONDS``."""
+MIRROR_WALL_SECONDS = 5.0
+"""Wall seconds the same may take: a layer that sleeps shows nothing, and its mirrors are read from its code (a
+time-out here only loses a diagnosis's aid, never a verdict, so a busy machine costs nothing)."""
 
 
 class StandIn(Module):
@@ -142,7 +145,7 @@ def _learn_mirrors(layer: Any, x: np.ndarray, g: np.ndarray, correct_y: Any, cor
     inside the check's, which it never swallows."""
     mirrors: Mirrors = {}
     try:
-        with aside_limit(MIRROR_SECONDS):
+        with aside_limit(MIRROR_SECONDS, MIRROR_WALL_SECONDS):
             _learn(mirrors, layer, x, g, correct_y, correct_dx)
     except CheckTimeout:
         raise  # the check's own time limit: the MLP's code (or a layer that caught the aside limit) ran past it

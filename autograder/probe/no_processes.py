@@ -18,6 +18,7 @@ class NotWhileGrading(PermissionError):
 
 
 def _refuse(event: str, args: tuple) -> None:
+    __tracebackhide__ = True  # IPython's and the helpers' tracebacks show the student's line, not this one
     if event in EVENTS:
         raise NotWhileGrading(
             f"{event}: starting another process is not allowed while grading (your code runs in one process "

@@ -524,9 +524,14 @@ def student_line(error: BaseException, skip: Sequence[str] = ()) -> str | None:
     Frames of installed packages (NumPy), of the course's helpers and of files under the ``skip`` folders do not count.
     """
     own = _own_files()
+    shown, tb = [], error.__traceback__
+    while tb is not None:  # a frame that hides itself from tracebacks (IPython's ``__tracebackhide__``) is not theirs
+        if not tb.tb_frame.f_locals.get("__tracebackhide__"):
+            shown.append((tb.tb_frame, tb.tb_lineno))
+        tb = tb.tb_next
     lines = [
         frame
-        for frame in traceback.extract_tb(error.__traceback__)
+        for frame in traceback.StackSummary.extract(shown)
         if "site-packages" not in frame.filename
         and Path(frame.filename).resolve() not in own
         and not any(frame.filename.startswith(folder) for folder in skip)
