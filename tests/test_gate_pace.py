@@ -14,8 +14,15 @@ from types import SimpleNamespace
 import pytest
 
 from autograder.grading.pace import RATE_STEPS, Pace, SpeedWatch
+from autograder.sandbox import cpu_seconds
 
 BURN = "import time\nwhile True:\n    pass\n"
+
+
+def _read(watch: SpeedWatch, burner: subprocess.Popen, seconds: float = 0.1) -> None:
+    """One reading of the burner's CPU time for the watch, as the workers' watch gives it every 0.25 s."""
+    time.sleep(seconds)
+    watch.observe(cpu_seconds(burner.pid))
 
 
 def test_the_pace_measures_the_graders_own_training_step() -> None:
@@ -38,10 +45,10 @@ def _watch(progress: int, limit: float, steps: int, cpu: float) -> tuple[SpeedWa
         burner.kill()
 
     pace = Pace(hidden=256, batch=32, chunk=50, every=0.5)
-    watch = SpeedWatch(burner.pid, pace, limit, steps, said, stop, floor=0.0)
+    watch = SpeedWatch(pace, limit, steps, said, stop, floor=0.0)
     deadline = time.monotonic() + 120
     while burner.poll() is None and watch.cpu < cpu and time.monotonic() < deadline:
-        time.sleep(0.1)
+        _read(watch, burner)
     burner.kill()
     burner.wait()
     return watch, watch.finish(), bool(stopped)
@@ -61,10 +68,10 @@ def test_the_watch_never_stops_a_worker_on_its_start_up_before_the_floor() -> No
     burner = subprocess.Popen([sys.executable, "-c", BURN])
     stopped: list[bool] = []
     with Pace(hidden=256, batch=32, chunk=50, every=0.5) as pace:
-        watch = SpeedWatch(burner.pid, pace, 1.0, 5625, SimpleNamespace(progress=0), lambda: stopped.append(True))
+        watch = SpeedWatch(pace, 1.0, 5625, SimpleNamespace(progress=0), lambda: stopped.append(True))
         deadline = time.monotonic() + 120
         while watch.cpu < 2.0 and not stopped and time.monotonic() < deadline:
-            time.sleep(0.05)
+            _read(watch, burner, 0.05)
         burner.kill()
         burner.wait()
         measured = watch.finish()
@@ -89,13 +96,13 @@ def test_a_worker_whose_cpu_per_step_is_over_the_limit_is_stopped_before_the_who
     said = SimpleNamespace(progress=1)
     stopped: list[bool] = []
     with Pace(hidden=256, batch=32, chunk=50, every=0.5) as pace:
-        watch = SpeedWatch(burner.pid, pace, 20.0, 10**9, said, lambda: stopped.append(True), floor=0.0)
+        watch = SpeedWatch(pace, 20.0, 10**9, said, lambda: stopped.append(True), floor=0.0)
         deadline = time.monotonic() + 120
         while watch._first is None and time.monotonic() < deadline:  # its first reading, at step 1
-            time.sleep(0.02)
+            _read(watch, burner, 0.02)
         said.progress = 1 + RATE_STEPS
         while not stopped and time.monotonic() < deadline:
-            time.sleep(0.05)
+            _read(watch, burner, 0.05)
         burner.kill()
         burner.wait()
         measured = watch.finish()

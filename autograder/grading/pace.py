@@ -187,16 +187,15 @@ that computes a fifth of the time (the catalogue's trickling attack) uses before
 
 @dataclass
 class SpeedWatch:
-    """Watches a student's gate worker from outside: the CPU it used, sampled, and whether it is already too slow.
+    """Judges a student's gate worker as the workers' watch reads its CPU time: whether it is already too slow.
 
-    ``limit`` is the gate's ``max_slowdown``; ``steps`` the recipe's number of steps. ``stop`` is called once, from the
-    watch's thread, when the worker is too slow by either of two readings: it has used more than ``limit`` times the
+    ``limit`` is the gate's ``max_slowdown``; ``steps`` the recipe's number of steps. ``stop`` is called once, from
+    ``observe``, when the worker is too slow by either of two readings: it has used more than ``limit`` times the
     grader's training (start-up included) of the steps it says it has done, plus one progress interval, and at least
     ``floor`` seconds; or, over ``RATE_STEPS`` or more steps it says it did, its CPU per step was more than
     ``limit`` times the grader's. What the worker says can be forged only to delay the stop; the judge's rule on the
     whole run does not rest on it."""
 
-    pid: int
     pace: Pace
     limit: float
     steps: int
@@ -207,44 +206,34 @@ class SpeedWatch:
     cpu: float = 0.0
     too_slow_at: int | None = None  # the step the worker said it had reached when it was stopped as too slow
     too_slow: dict[str, float] | None = None  # what the watch compared then: times, student and grader CPU, from step
+    _first: tuple[int, float] | None = None  # (step said, CPU used) at the first reading with progress
 
-    def __post_init__(self) -> None:
-        self._done = threading.Event()
-        self._first: tuple[int, float] | None = None  # (step said, CPU used) at the first reading with progress
-        self._thread = threading.Thread(target=self._run, daemon=True)
-        self._thread.start()
-
-    def _run(self) -> None:
-        from autograder.sandbox import cpu_seconds
-
-        while not self._done.wait(0.25):
-            used = cpu_seconds(self.pid)
-            if used <= 0.0:
-                continue  # ended: /proc has nothing more of it
-            self.cpu = max(self.cpu, used)
-            self.pace.tick()
-            reading = self.pace.reading()
-            if reading is None or self.too_slow_at is not None:
-                continue
-            said = max(0, min(int(self.progress.progress), self.steps))
-            if self._first is None and said > 0:
-                self._first = (said, used)
-            ahead = min(said + self.every_steps, self.steps)  # a progress frame lags the CPU by up to one interval
-            seen = {"times": used / reading.cpu_for(ahead), "student": used, "reference": reading.cpu_for(ahead)}
-            seen["from"] = 0
-            if self._first is not None and said - self._first[0] >= RATE_STEPS:
-                steps, spent = said - self._first[0], used - self._first[1]
-                rate = spent / (steps * reading.step)
-                if rate > seen["times"]:
-                    seen = {"times": rate, "student": spent, "reference": steps * reading.step, "from": self._first[0]}
-            if seen["times"] > self.limit and (seen["from"] or used >= self.floor):
-                self.too_slow_at, self.too_slow = said, seen
-                self.stop()
+    def observe(self, used: float) -> None:
+        """One reading of the worker's CPU seconds (``sandbox.cpu_seconds``, by the workers' watch)."""
+        if used <= 0.0:
+            return  # ended: /proc has nothing more of it
+        self.cpu = max(self.cpu, used)
+        self.pace.tick()
+        reading = self.pace.reading()
+        if reading is None or self.too_slow_at is not None:
+            return
+        said = max(0, min(int(self.progress.progress), self.steps))
+        if self._first is None and said > 0:
+            self._first = (said, used)
+        ahead = min(said + self.every_steps, self.steps)  # a progress frame lags the CPU by up to one interval
+        seen = {"times": used / reading.cpu_for(ahead), "student": used, "reference": reading.cpu_for(ahead)}
+        seen["from"] = 0
+        if self._first is not None and said - self._first[0] >= RATE_STEPS:
+            steps, spent = said - self._first[0], used - self._first[1]
+            rate = spent / (steps * reading.step)
+            if rate > seen["times"]:
+                seen = {"times": rate, "student": spent, "reference": steps * reading.step, "from": self._first[0]}
+        if seen["times"] > self.limit and (seen["from"] or used >= self.floor):
+            self.too_slow_at, self.too_slow = said, seen
+            self.stop()
 
     def finish(self) -> dict[str, Any]:
-        """Stop watching; the trusted measurement of the run, for the judge (``judge.gate``)."""
-        self._done.set()
-        self._thread.join(timeout=5)
+        """The trusted measurement of the run, for the judge (``judge.gate``)."""
         reading = self.pace.close()
         return {
             "cpu": self.cpu,

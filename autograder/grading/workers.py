@@ -23,6 +23,7 @@ from __future__ import annotations
 import contextlib
 import dataclasses
 import functools
+import itertools
 import json
 import os
 import shutil
@@ -30,7 +31,7 @@ import signal
 import subprocess
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -232,13 +233,13 @@ def run_worker(
 
         reader = threading.Thread(target=read, daemon=True)
         reader.start()
-        speed, tick = None, None
+        speed, observe = None, None
         if pace is not None and gate is not None:
             steps = steps_of(gate, len(gate["orders"][0]))
-            speed = SpeedWatch(process.pid, pace, gate["max_slowdown"], steps, live, lambda: _kill(process))
-            tick = functools.partial(_gate_stage, live, steps)
+            speed = SpeedWatch(pace, gate["max_slowdown"], steps, live, lambda: _kill(process))
+            observe = functools.partial(_gate_reading, speed, live, steps, itertools.count())
         try:
-            stopped = _watch(process, cpu_budget, budget, tick)
+            stopped = _watch(process, cpu_budget, budget, observe)
             process.wait()
         except BaseException:
             _kill(process)
@@ -261,21 +262,19 @@ def run_worker(
 
 
 def _watch(
-    process: subprocess.Popen, cpu_budget: float, budget: WorkerBudget, tick: Callable[[], None] | None = None
+    process: subprocess.Popen, cpu_budget: float, budget: WorkerBudget, observe: Callable[[float], None] | None = None
 ) -> str:
     """Wait for ``process``; stop it (and say why) when it spends its CPU budget, uses almost no CPU for
     ``budget.stall`` seconds, has mostly waited for ``budget.idle`` seconds, or outlives the backstop. Its CPU is the
-    kernel's figure for the whole sandbox, which is one process. ``tick``, if given, is called about once a second
-    (the stage the grade command shows: ``grading.stage``)."""
+    kernel's figure for the whole sandbox, which is one process; ``observe``, if given, gets each reading (the
+    gate's speed rule)."""
     start, machine = time.monotonic(), Waiting()
     history: list[tuple[float, float]] = []  # (wall, CPU) samples of the last stall window
-    polls = 0
     while process.poll() is None:
         time.sleep(0.25)
-        polls += 1
-        if tick is not None and polls % 4 == 1:
-            tick()
         now, used, waited = time.monotonic() - start, sandbox.cpu_seconds(process.pid), machine.seconds()
+        if observe is not None:
+            observe(used)
         history.append((now, used))
         while len(history) > 1 and history[1][0] <= now - budget.stall:
             history.pop(0)
@@ -297,9 +296,12 @@ def _watch(
     return ""
 
 
-def _gate_stage(live: WorkerReport, steps: int) -> None:
-    """The gate's stage for the grade command: the step its worker says it reached (its word: shown, never judged)."""
-    stage.report(stage.Stage("gate", max(0, min(live.progress, steps)), steps))
+def _gate_reading(speed: Any, live: WorkerReport, steps: int, polls: Iterator[int], used: float) -> None:
+    """A reading of the gate's worker: for its speed rule, and about once a second the stage the grade command shows
+    (``grading.stage``: the step its worker says it reached, its word: shown, never judged)."""
+    speed.observe(used)
+    if next(polls) % 4 == 0:
+        stage.report(stage.Stage("gate", max(0, min(live.progress, steps)), steps))
 
 
 def _kill(process: subprocess.Popen) -> None:
