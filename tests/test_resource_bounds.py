@@ -120,6 +120,13 @@ def test_the_rules_constants_are_pinned() -> None:
         kit.worker_idle_seconds,
     )
     assert (default.stall, default.idle, default.wall) == (20.0, 120.0, 900.0)
+    # a sandbox is one process: these address-space limits bound all it holds besides its sized tmpfs folders
+    assert (kit.kernel_memory_mib, kit.worker_memory_mib, kit.kernel_processes, kit.worker_processes) == (
+        2048,
+        2048,
+        64,
+        16,
+    )
 
 
 @pytest.mark.parametrize("busy", [0.0, 1.0], ids=["quiet-machine", "busy-machine"])
