@@ -19,13 +19,10 @@ an ordinary user and for root alike, through an unprivileged user namespace:
   caller lists (read-only, or writable) and private ``/tmp`` and ``/dev``;
   paths listed as hidden (the grader's package, when it lies inside a readable
   site-packages) are covered by an empty folder;
-- one process: a seccomp filter (``one_process_filter``, built with libseccomp) refuses every way of starting
-  another process (``fork``, ``vfork``, ``clone`` without ``CLONE_THREAD``; ``clone3`` answers ENOSYS, so the C
-  library falls back to ``clone``) and of holding memory outside the process (``shmget``, ``memfd_create``); threads
-  run. So the kernel's own limits of that process bound the whole sandbox, and its figures measure all of it: CPU
-  (``RLIMIT_CPU``, and the CPU time of the process, its threads included: ``cpu_seconds``), memory
-  (``RLIMIT_AS``, besides its tmpfs folders of fixed sizes), threads (``RLIMIT_NPROC``, per user namespace), file
-  size and open files; all set by a small launcher inside the namespaces, which loads the filter last;
+- one process: a seccomp filter (``one_process_filter``) refuses every way of starting another or of holding memory
+  outside it; threads run. So that process's limits, set by a small launcher inside the namespaces, bound the whole
+  sandbox, and its figures measure all of it: CPU (``RLIMIT_CPU``; ``cpu_seconds``), memory (``RLIMIT_AS``, besides
+  its sized tmpfs folders), threads (``RLIMIT_NPROC``, per user namespace), file size and open files;
 - when the command ends, or the process that started it dies, every process
   in the sandbox is killed (``--die-with-parent`` and the PID namespace).
 
@@ -250,10 +247,8 @@ def one_process_filter() -> bytes:
 
 
 def cpu_seconds(pid: int) -> float:
-    """CPU seconds used so far by the sandbox whose command ``wrap`` made was started as process ``pid``: that
-    process and the few below it (the root trampoline, bubblewrap and its init; then the one process the filter
-    allows), each with its threads and what it reaped. Nothing else can run there, so nothing is missed; 0 once ended.
-    """
+    """CPU seconds used so far by the sandbox started as process ``pid`` (bubblewrap, its init and the one process
+    the filter allows, each with all its threads, ended ones included): nothing else can run there. 0 once ended."""
     total, stack = 0, [pid]
     while stack:
         process = stack.pop()

@@ -78,9 +78,8 @@ class KitGrading(LoggingConfigurable):
     ).tag(config=True)
     kernel_memory_mib = Integer(
         2048,
-        help="Memory (address space, MiB) of the grading kernel: its sandbox is one process, so this bounds all it "
-        "holds besides its tmpfs folders of fixed sizes (kernel_disk_mib, and 512 MiB each for /tmp and /dev/shm). A "
-        "cell that asks for more gets a MemoryError; the reference solution's notebook runs within 1024 (measured).",
+        help="Memory (address space, MiB) of the grading kernel, one process: all it holds but its sized tmpfs "
+        "folders. A cell that asks for more gets a MemoryError; the reference's notebook needs under 1024.",
     ).tag(config=True)
     kernel_processes = Integer(
         64,
@@ -160,10 +159,8 @@ class KitGrading(LoggingConfigurable):
     ).tag(config=True)
     worker_memory_mib = Integer(
         2048,
-        help="Memory (address space, MiB) of one sandboxed worker: its sandbox is one process, so this bounds all it "
-        "holds besides its working folder (worker_disk_mib) and its /tmp and /dev/shm (512 MiB each). Code that asks "
-        "for more gets a MemoryError, which costs the check running it; the reference solution's MNIST gate runs "
-        "within 1024 (measured).",
+        help="Memory (address space, MiB) of one sandboxed worker, one process: all it holds but its sized tmpfs "
+        "folders. Code that asks for more loses its check (MemoryError); the reference's gate needs under 1024.",
     ).tag(config=True)
     worker_processes = Integer(
         16,

@@ -158,10 +158,10 @@ def test_a_retried_submission_waits_for_a_quieter_machine(tmp_path: Path, monkey
 def test_waiting_until_quiet_ends_when_the_machine_is_quiet_or_at_its_longest(monkeypatch: pytest.MonkeyPatch) -> None:
     from autograder.grading import pressure
 
-    shares = iter([0.9, 0.6, 0.2])
-    monkeypatch.setattr(pressure, "busy_share", lambda: next(shares))
+    shares = iter([90.0, 60.0, 20.0])
+    monkeypatch.setattr(pressure, "_some", lambda: {"avg10": next(shares), "total": 1.0})
     assert pressure.wait_until_quiet(60.0, every=0.01) < 1.0  # quiet at the third reading
-    monkeypatch.setattr(pressure, "busy_share", lambda: 0.9)
+    monkeypatch.setattr(pressure, "_some", lambda: {"avg10": 90.0, "total": 1.0})
     assert 0.2 <= pressure.wait_until_quiet(0.2, every=0.01) < 1.0
     assert pressure.QUIET == 0.5
 

@@ -1,9 +1,6 @@
-"""While grading, a sandbox is one process: the kernel refuses to start another (``autograder.sandbox``'s seccomp
-filter). This audit hook says so where the student's code asks, before the system call would fail unexplained.
-
-Untrusted side: installed first in every worker (``probe.run``) and in the grading kernel, before any student code;
-an audit hook cannot be removed, and the filter holds without it. May import: the standard library only.
-"""
+"""While grading, a sandbox is one process (``autograder.sandbox``'s filter): this audit hook says so where student code
+starts another, before the system call fails unexplained. Untrusted side: installed in every worker and the grading
+kernel before any student code (the filter holds without it). May import: the standard library only."""
 
 from __future__ import annotations
 
