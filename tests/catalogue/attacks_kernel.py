@@ -98,11 +98,10 @@ KERNEL_ATTACKS: tuple[Submission, ...] = (
     ),
     Submission(
         "fault_kernel_forked_memory",
-        "an answer cell forks four children that each write 768 MiB and sleep: 3 GiB in all, each process under "
-        "its own limit",
+        "an answer cell forks four children that would each write 768 MiB and sleep: 3 GiB in all, each process "
+        "under its own limit (the kernel's sandbox is one process: the fork is refused, the cell says why)",
         _linear_cell_starts_with(FORKED_MEMORY),
         (),
-        shows="the kernel stopped while this cell ran (it held more than 2048 MiB of memory, all its processes and "
-        "files together)",
+        shows="os.fork: starting another process is not allowed while grading",
     ),
 )
