@@ -19,7 +19,7 @@ import numpy as np
 from autograder.course.nn_diagnosis import describe_parameters, record_calls
 from nn_core import Module, Parameter
 
-from .core import CheckTimeout, Record, aside_limit, collect_cases, time_limit
+from .core import AsideTimeout, CheckTimeout, Record, aside_limit, collect_cases, time_limit
 from .stores import stores
 
 NAMES = ("W1", "b1", "W2", "b2")
@@ -29,6 +29,8 @@ MIRROR_SECONDS = 0.5
 """CPU seconds the student's own layer may take to show where it keeps its input, output and gradients (tiny arrays:
 a correct layer, even one looping in Python, takes milliseconds); a case's three layers stay well inside the check's
 ``CHECK_SECONDS``."""
+_HUNG: set[type] = set()
+"""The student's layer classes whose run aside passed its limit, in this worker."""
 MIRROR_WALL_SECONDS = 5.0
 """Wall seconds the same may take: a layer that sleeps shows nothing, and its mirrors are read from its code (a
 time-out here only loses a diagnosis's aid, never a verdict, so a busy machine costs nothing)."""
@@ -145,10 +147,13 @@ def _learn_mirrors(layer: Any, x: np.ndarray, g: np.ndarray, correct_y: Any, cor
     inside the check's, which it never swallows."""
     mirrors: Mirrors = {}
     try:
-        with aside_limit(MIRROR_SECONDS, MIRROR_WALL_SECONDS):
-            _learn(mirrors, layer, x, g, correct_y, correct_dx)
+        if type(layer) not in _HUNG:  # a layer that ran past its limit once is read from its code from then on
+            with aside_limit(MIRROR_SECONDS, MIRROR_WALL_SECONDS):
+                _learn(mirrors, layer, x, g, correct_y, correct_dx)
     except CheckTimeout:
         raise  # the check's own time limit: the MLP's code (or a layer that caught the aside limit) ran past it
+    except AsideTimeout:  # so that a sleeping layer's waits never add up to the worker's stall window
+        _HUNG.add(type(layer))
     except Exception:  # noqa: BLE001 - a broken or hanging layer costs its own checks, not the MLP's
         pass
     if "output" not in mirrors:  # forward did not return: where it stores, from its code
