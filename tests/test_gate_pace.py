@@ -57,9 +57,9 @@ def _watch(progress: int, limit: float, steps: int, cpu: float) -> tuple[SpeedWa
 def test_a_worker_that_says_nothing_is_stopped_once_it_used_the_graders_start_up_and_one_interval() -> None:
     watch, measured, stopped = _watch(progress=0, limit=3.0, steps=5625, cpu=30)
     assert stopped and measured["too_slow_at"] == 0
-    allowed = 3.0 * (measured["pace_setup"] + watch.every_steps * measured["pace_step"])
-    assert measured["cpu"] > allowed, measured
     seen = measured["too_slow"]  # what the watch compared, for the message: the same figures
+    # against the pace as read when it stopped (the pace's median may move with later chunks on a busy machine)
+    assert measured["cpu"] >= seen["student"] > 3.0 * seen["reference"], measured
     assert seen["from"] == 0 and seen["times"] > 3.0
     assert seen["times"] == pytest.approx(seen["student"] / seen["reference"])
 
