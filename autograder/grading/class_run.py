@@ -67,9 +67,7 @@ if TYPE_CHECKING:
     from autograder.grading.cluster import Dispatcher
     from autograder.grading.workers import Grading
 
-RETRY_WAIT = 300.0
-"""At most this many seconds a submission left ungraded by the grader's fault waits for a quieter machine
-(``pressure.wait_until_quiet``) before it is tried again."""
+RETRY_WAIT = 300.0  # seconds a submission the grader failed may wait for a quieter machine before its next try
 
 
 def grade_class(

@@ -95,10 +95,9 @@ class AsideTimeout(Exception):
 
 @contextmanager
 def aside_limit(seconds: float, wall: float | None = None) -> Iterator[None]:
-    """Raise ``AsideTimeout`` once the body has used ``seconds`` of user CPU time, or run ``wall`` seconds (main thread
-    only). Timers of its own (``ITIMER_VIRTUAL``; ``ITIMER_REAL`` only where no other limit uses it), so the check's
-    ``time_limit`` (``ITIMER_PROF``) around it keeps counting and still fires: for running a student's method only
-    to learn something of it, which must not stop the check it helps, whether it computes or sleeps."""
+    """Raise ``AsideTimeout`` once the body has used ``seconds`` of user CPU time or run ``wall`` seconds (main thread
+    only), by timers the check's ``time_limit`` around it does not use: for running a student's method only to learn
+    something of it, which must not stop the check it helps."""
     if threading.current_thread() is not threading.main_thread():
         yield
         return

@@ -29,8 +29,7 @@ MIRROR_SECONDS = 0.5
 """CPU seconds the student's own layer may take to show where it keeps its input, output and gradients (tiny arrays:
 a correct layer, even one looping in Python, takes milliseconds); a case's three layers stay well inside the check's
 ``CHECK_SECONDS``."""
-_HUNG: set[type] = set()
-"""The student's layer classes whose run aside passed its limit, in this worker."""
+_HUNG: set[type] = set()  # the student's layer classes whose run aside passed its limit, in this worker
 MIRROR_WALL_SECONDS = 5.0
 """Wall seconds the same may take: a layer that sleeps shows nothing, and its mirrors are read from its code (a
 time-out here only loses a diagnosis's aid, never a verdict, so a busy machine costs nothing)."""
