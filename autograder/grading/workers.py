@@ -268,6 +268,7 @@ def _watch(
     while process.poll() is None:
         time.sleep(0.25)
         now, used, waited = time.monotonic() - start, sandbox.cpu_seconds(process.pid), machine.seconds()
+        used = max(used, history[-1][1] if history else 0.0)  # 0 from a sandbox that ended since ``poll``: no stall
         if observe is not None:
             observe(used)
         history.append((now, used))
