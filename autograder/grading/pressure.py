@@ -4,8 +4,7 @@
 a busy machine raises it, a sandbox only by keeping threads ready to run, which spends its own CPU budget. Credited
 to a worker, a machine's load never counts as its idleness (a worker that uses no CPU is stuck whatever the load).
 
-Trusted side: the workers' watch (``workers._watch``), the grade command's backstop (``autograde.run_limited``) and
-its retries (``class_run``). May import: the standard library only.
+Trusted side: the workers' watch, the grade command's backstop and its retries. May import: the standard library.
 """
 
 from __future__ import annotations
