@@ -141,18 +141,42 @@ def test_every_relative_link_leads_to_an_existing_file_and_heading() -> None:
     assert len(DOCS) > 2
 
 
-def test_the_exchange_and_course_id_are_the_same_for_the_instructor_the_students_and_the_guide() -> None:
-    course = REPO / "nbgrader_config.py"
-    root = configured(course, "Exchange.root")
-    course_id = configured(course, "CourseDirectory.course_id")
-    assert (configured(STUDENT_CONFIG, "Exchange.root"), configured(STUDENT_CONFIG, "CourseDirectory.course_id")) == (
-        root,
-        course_id,
-    )
-    assert root != "/usr/local/share/nbgrader/exchange"  # nbgrader's default, which only root can create
+def guide_exchange_root() -> str:
+    """The exchange root the instructor guide's walk uses as its example: the folder its administrator makes."""
     (administrator,) = [commands for who, commands in exchange_steps() if who == "administrator"]
-    assert administrator == [f"sudo install -d -m 1777 {root}"]  # world-writable, sticky: no one deletes another's
+    (command,) = administrator
+    return command.rsplit(" ", 1)[-1]
+
+
+def _assignment_line(path: Path, trait: str) -> str:
+    """Where ``path`` sets ``c.<trait>``, as ``file:line``, for a message that says which line to change."""
+    lines = path.read_text().splitlines()
+    number = next(i for i, line in enumerate(lines, 1) if line.startswith(f"c.{trait} = "))
+    return f"{path.relative_to(REPO)}:{number}"
+
+
+def test_the_students_configuration_names_the_instructors_exchange_and_course() -> None:
+    """The course's configuration is the instructor's to change (the guide allows another exchange root): the file
+    handed to students must follow it, and a disagreement names the line to change."""
+    course = REPO / "nbgrader_config.py"
+    for trait in ("Exchange.root", "CourseDirectory.course_id"):
+        theirs, ours = configured(STUDENT_CONFIG, trait), configured(course, trait)
+        assert theirs == ours, (
+            f"the students would use c.{trait} = {theirs!r} but the course uses {ours!r}: change "
+            f"{_assignment_line(STUDENT_CONFIG, trait)} to {ours!r} (the instructor's is what nbgrader releases to "
+            f"and collects from)"
+        )
+    assert configured(course, "Exchange.root") != "/usr/local/share/nbgrader/exchange"  # only root can create it
+
+
+def test_the_guides_walk_makes_the_exchange_it_names() -> None:
+    """The guide's own example root, whatever the course configures: made world-writable and sticky (no one deletes
+    another's submission), and named where the guide tells the instructor and the students about it."""
+    root = guide_exchange_root()
+    (administrator,) = [commands for who, commands in exchange_steps() if who == "administrator"]
+    assert administrator == [f"sudo install -d -m 1777 {root}"]
     guide = section(INSTRUCTOR_GUIDE, EXCHANGE_SECTION)
+    course_id = configured(STUDENT_CONFIG, "CourseDirectory.course_id")
     assert f"`{course_id}`" in guide and f"`{root}`" in guide and "student_nbgrader_config.py" in guide
     assert f"`{course_id}`" in section(STUDENT_GUIDE, "## The course over nbgrader's exchange")
 

@@ -17,7 +17,7 @@ import tempfile
 from pathlib import Path
 
 import pytest
-from test_docs import STUDENT_CONFIG, configured, exchange_steps
+from test_docs import STUDENT_CONFIG, configured, exchange_steps, guide_exchange_root
 from test_install_forms import _pip_settings
 
 from autograder import classroom, registry
@@ -128,7 +128,7 @@ def test_the_guides_walk_over_the_exchange_with_an_instructor_and_two_students()
     folder = Path(tempfile.mkdtemp(prefix="kit-exchange-"))
     try:
         folder.chmod(0o755)
-        guide_root = configured(REPO / "nbgrader_config.py", "Exchange.root")
+        guide_root = guide_exchange_root()
         root = str(folder / guide_root.lstrip("/"))  # the administrator's folder, inside this test's own
         course = _course(folder, root)
         subprocess.run(["chown", "-R", f"{INSTRUCTOR}:", str(course)], check=True)
@@ -142,7 +142,10 @@ def test_the_guides_walk_over_the_exchange_with_an_instructor_and_two_students()
             work = Path(user.pw_dir) / WORK
             work.mkdir()
             (work / ".venv").symlink_to(venv)
-            (work / "nbgrader_config.py").write_text(STUDENT_CONFIG.read_text().replace(guide_root, root))
+            student_config = STUDENT_CONFIG.read_text()
+            (work / "nbgrader_config.py").write_text(
+                student_config.replace(configured(STUDENT_CONFIG, "Exchange.root"), root)
+            )
             subprocess.run(["chown", "-R", f"{name}:", str(work)], check=True)
 
         ran: list[tuple[str, str, subprocess.CompletedProcess]] = []
