@@ -56,6 +56,7 @@ from autograder.grading.autograde import (
 )
 from autograder.grading.prepare import prepare_grading, prepared_env
 from autograder.grading.progress import Progress
+from autograder.grading.resubmissions import uncollected
 from autograder.grading.stage import Stage
 from autograder.grading.submissions import add_note, is_graded, quarantine, repair, shown
 from autograder.grading.summary import summary_lines
@@ -99,6 +100,9 @@ def grade_class(
     if missing:
         where = paths.submitted("<student>", assignment)
         _say(out, f"No submission of {assignment} for {', '.join(missing)} (looked for {where}); not graded.")
+    for newer in uncollected(config, paths, assignment) or ():
+        if not students or newer.student in students:
+            _say(out, newer.line(assignment))
     refused = make_gradable(paths, assignment, notebook, chosen, out)
     todo = [s for s in chosen if s not in refused and (force or not _is_graded(paths, assignment, s, notebook))]
     dispatcher = _dispatcher(scheduler, paths, config, grading, assignment, out) if scheduler else None
