@@ -20,6 +20,10 @@ c.CourseDirectory.submitted_directory = "submitted"
 c.CourseDirectory.autograded_directory = "autograded"
 c.CourseDirectory.feedback_directory = "feedback"
 c.CourseDirectory.db_url = "sqlite:///gradebook.db"
+# Late work (the due date: nbgrader db assignment add mlp --duedate="2027-01-15 17:00:00 UTC"): no penalty by default;
+# one line sets points off per started day or hour after it (docs/instructor-guide.md, "Deadlines and late work")
+# c.LatePenalty.points_per_day = 10
+# c.LatePenalty.points_per_hour = 1
 
 # What an instructor may change, with the kit's defaults. Every trait's help:
 # python -c "from autograder.settings import KitGrading; print(KitGrading.class_get_help())"

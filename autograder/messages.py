@@ -458,6 +458,10 @@ REPORT_NOT_WRITTEN_NOTE = text(
 )
 REPORT_RATE_AXIS = text("report.rate_axis", en="students passing (%)")
 REPORT_NOT_SEARCHED = text("report.not_searched", en="Not looked for (--no-similar).")
+REPORT_NOTES = text("report.notes", en="set by hand, late")
+REPORT_BY_HAND = message("report.by_hand", en="{cell}: {score} of {points} set by hand (automatic {automatic})")
+"""A test cell's score a person set in formgrader, which nbgrader counts instead of the automatic one."""
+REPORT_LATE = message("report.late", en="{hours} h late, {penalty} points off")
 
 # --------------------------------------------------------------------------------------------- the feedback's top box
 # What the top of a student's feedback says (``autograder.exporters.summary``): the failed checks, the points lost, the
@@ -488,6 +492,10 @@ FEEDBACK_PUBLIC_COUNT = message(
     "feedback.public_count",
     en="Public checks (0 points): {failed} of {total} failed",
 )
+FEEDBACK_BY_HAND = text("feedback.by_hand", en="Scores your instructor set, which count instead of the automatic ones")
+FEEDBACK_AUTOMATIC = message("feedback.automatic", en="the automatic check gave {automatic} of {points} points")
+FEEDBACK_NOT_AUTOGRADED = text("feedback.not_autograded", en="no automatic score")
+FEEDBACK_LATE = message("feedback.late", en="Submitted {hours} h after the due date: {penalty} points off.")
 
 
 # --------------------------------------------------------------------------------------------- the points tables

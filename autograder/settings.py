@@ -335,6 +335,9 @@ def apply(c: Config) -> None:
     # Feedback HTML that reads well offline: formulas as MathML (no MathJax from a CDN), failed checks first, in
     # the edition's language (autograder/exporters/feedback.py).
     c.GenerateFeedback.exporter_class = "autograder.exporters.feedback.FeedbackExporter"
+    # Late work loses points per started hour or day after the due date; none until the course sets one
+    # (c.LatePenalty.points_per_day = 10: autograder/plugins/late.py).
+    c.AssignLatePenalties.plugin_class = "autograder.plugins.late.LatePenalty"
 
 
 def load_course_config(course: Path) -> Config:

@@ -92,3 +92,29 @@ def test_public_failures_alone_say_the_hidden_tests_passed_and_show_an_error_by_
 def test_every_check_passed_says_so() -> None:
     nb = new_notebook(cells=[_cell("test_linear_forward", 8, 8, [Verdict.of("linear_forward", None).output()])])
     assert "Every check passed." in summary.top_box(summary.checks_of(nb), "en")
+
+
+def test_a_score_set_by_hand_is_shown_beside_what_the_check_gave_and_no_longer_reads_as_all_passed() -> None:
+    """A TA's score in formgrader counts instead of the check's (nbgrader's rule, kept on every regrade): the box
+    must not say "Every check passed" over an exported 96."""
+    passed = Verdict.of("linear_backward_db", Passed())
+    nb = new_notebook(cells=[_cell("test_linear_forward", 8, 8, []), _cell("test_linear_backward_db", 5, 1, [])])
+    nb.cells[0].outputs = [Verdict.of("linear_forward", Passed()).output()]
+    nb.cells[1].outputs = [passed.output()]
+    checks = summary.checks_of(nb)
+    assert [c.by_hand for c in checks] == [False, True]
+    box = summary.top_box(checks, "en")
+    assert "Every check passed" not in box and "Every hidden test passed" not in box
+    assert "Scores your instructor set" in box and "(1 / 5 points)" in box
+    assert "the automatic check gave 5 of 5 points" in box
+    assert "自动检查给了 5 分（满分 5 分）" in summary.top_box(checks, "zh")
+
+
+def test_a_late_submission_says_how_late_and_the_points_taken_off() -> None:
+    from autograder.report.collect import Lateness
+
+    nb = new_notebook(cells=[_cell("test_linear_forward", 8, 8, [Verdict.of("linear_forward", Passed()).output()])])
+    checks = summary.checks_of(nb)
+    assert "Every check passed" in summary.top_box(checks, "en")
+    box = summary.top_box(checks, "en", Lateness(seconds=2.5 * 3600, penalty=10))
+    assert "Every check passed" not in box and "Submitted 2.5 h after the due date: 10 points off." in box

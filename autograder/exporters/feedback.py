@@ -33,6 +33,7 @@ from nbgrader.coursedir import CourseDirectory
 from autograder import safe_html, verdict
 from autograder.exporters import inline, summary
 from autograder.helpers import edition_language
+from autograder.report.collect import Lateness
 
 MATH = re.compile(r"\$\$(?P<display>.+?)\$\$|(?<![\\$])\$(?P<inline>[^$\n]+?)\$", re.S)
 CODE = re.compile(r"(`+)(?:.+?)\1", re.S)
@@ -128,6 +129,19 @@ def show_verdicts(nb: NotebookNode, language: str) -> None:
             cell.outputs = []
 
 
+def lateness(info: dict[str, Any]) -> Lateness | None:
+    """How late this submission came and the points taken off, from the gradebook (``nbgrader generate_feedback``
+    names it, its student and its assignment); None when on time, or when there is no gradebook entry to read."""
+    from nbgrader.api import Gradebook, MissingEntry
+
+    try:
+        with Gradebook(info["db_url"]) as gradebook:
+            seconds = gradebook.find_submission(info["assignment"], info["student"]).total_seconds_late
+    except (KeyError, MissingEntry):
+        return None
+    return Lateness(seconds, float(info.get("late_penalty") or 0)) if seconds > 0 else None
+
+
 def make_inert(nb: NotebookNode) -> None:
     """Every output only as the page can show it without running or loading anything; raw cells cleaned; no widget
     state (the template would write it into a script element)."""
@@ -161,7 +175,7 @@ class FeedbackExporter(HTMLExporter):
         # student's (markdown2html), and a student's HTML may not wear the box's classes. The mark cannot be guessed.
         mark = f"kit-top-box-{secrets.token_hex(16)}"
         nb.cells.insert(0, new_markdown_cell(mark))
-        resources["kit_top_box"] = (mark, summary.top_box(checks, language))
+        resources["kit_top_box"] = (mark, summary.top_box(checks, language, lateness(info)))
         resources["kit_language"] = language
         resources["kit_toc"] = summary.contents(checks, language)
         return nb, resources

@@ -17,6 +17,7 @@ from nbformat import NotebookNode
 from autograder import verdict
 from autograder.cell_ids import check_named, grade_id, nbgrader
 from autograder.exporters import inline
+from autograder.report.collect import Lateness
 from autograder.student_text import student_lines, student_text
 from autograder.verdict import Verdict
 
@@ -38,6 +39,16 @@ class CheckCell:
     @property
     def public(self) -> bool:
         return self.verdict is None and not self.unreadable
+
+    @property
+    def automatic(self) -> float | None:
+        """The score its check gave (all or nothing); None for a public check or a verdict the grader cannot read."""
+        return None if self.verdict is None else (self.points if self.verdict.passed else 0.0)
+
+    @property
+    def by_hand(self) -> bool:
+        """Scored by a person in formgrader: nbgrader counts that score instead of the check's."""
+        return self.automatic is not None and self.score != self.automatic
 
     @property
     def failed(self) -> bool:
@@ -122,13 +133,23 @@ def _failure_item(cell: CheckCell, language: str) -> str:
     return "<li>" + "".join(parts) + "</li>"
 
 
-def top_box(checks: list[CheckCell], language: str) -> str:
-    """The box at the top of the feedback (raw HTML for a markdown cell), in ``language``."""
+def _by_hand_item(cell: CheckCell, language: str) -> str:
+    from autograder import messages as say
+
+    points = html.escape(f"({cell.score:g} / {cell.points:g} {say.FEEDBACK_POINTS.render(language)})")
+    automatic = say.FEEDBACK_AUTOMATIC(automatic=f"{cell.automatic:g}", points=f"{cell.points:g}").render(language)
+    return f'<li>{_link(cell)} <span class="{inline.CLASS}">{points}</span>: {html.escape(automatic)}</li>'
+
+
+def top_box(checks: list[CheckCell], language: str, late: Lateness | None = None) -> str:
+    """The box at the top of the feedback (raw HTML for a markdown cell), in ``language``: the checks that failed,
+    the scores a person set instead of the checks', the late penalty, the public checks that failed."""
     from autograder import messages as say
 
     hidden = [c for c in checks if not c.public and c.failed]
     public = [c for c in checks if c.public and c.failed]
-    if not hidden and not public:
+    by_hand = [c for c in checks if c.by_hand]
+    if not hidden and not public and not by_hand and late is None:
         return f'<div class="{CLASS} kit-all-passed"><b>{say.FEEDBACK_NONE.render(language)}</b></div>'
     total = f"{sum(c.points for c in checks if not c.public):g}"
     lost = f"{sum(c.points - c.score for c in checks if not c.public):g}"
@@ -138,8 +159,14 @@ def top_box(checks: list[CheckCell], language: str) -> str:
         heading += say.FEEDBACK_LOST(lost=lost, total=total).render(language)
         items = "".join(_failure_item(c, language) for c in hidden)
         parts.append(f"<h3>{heading}</h3><ul>{items}</ul>")
-    else:
+    elif not by_hand:
         parts.append(f"<p><b>{say.FEEDBACK_HIDDEN_PASSED(total=total).render(language)}</b></p>")
+    if by_hand:
+        items = "".join(_by_hand_item(c, language) for c in by_hand)
+        parts.append(f'<h4>{say.FEEDBACK_BY_HAND.render(language)}</h4><ul class="kit-by-hand">{items}</ul>')
+    if late is not None:
+        text = say.FEEDBACK_LATE(hours=late.hours, penalty=f"{late.penalty:g}").render(language)
+        parts.append(f'<p class="kit-late"><b>{html.escape(text)}</b></p>')
     if public:
         items = "".join(
             f'<li>{_link(c)}<div class="kit-message">{html.escape(c.error or "")}</div></li>' for c in public

@@ -13,6 +13,7 @@ from pathlib import Path
 
 from autograder.cell_ids import hidden_cell_id
 from autograder.report.aggregate import ClassSummary, causes_by_id
+from autograder.report.collect import Student
 from autograder.student_text import student_text
 
 
@@ -34,7 +35,8 @@ def summary_lines(summary: ClassSummary, report: Path, most: int = 5) -> list[st
         ranked = ", ".join(f"{cell(c.info.name)} ({c.failed} of {len(graded)})" for c in lost)
         lines.append(f"Checks lost most often: {ranked}.")
     elif graded:
-        lines.append("No check was lost.")
+        lines.append("No automatic check was lost." if any(s.by_hand for s in graded) else "No check was lost.")
+    lines += by_hand_lines(graded) + late_lines(graded)
     causes = causes_by_id(summary)[:most]
     if causes:
         lines.append("Named causes seen most often (students, checks):")
@@ -45,6 +47,29 @@ def summary_lines(summary: ClassSummary, report: Path, most: int = 5) -> list[st
     lines.append(f"Class report: {report} (and CSV, JSON beside it)")
     lines.append(_feedback_line(summary))
     return lines
+
+
+def by_hand_lines(graded: list[Student]) -> list[str]:
+    """Each cell whose score a person set: nbgrader counts it, here and in the export, instead of the automatic one."""
+    found = [(s.id, hand) for s in graded for hand in s.by_hand]
+    if not found:
+        return []
+    lines = ["Scores set by hand in formgrader, counted instead of the automatic ones (here and in `nbgrader export`;"]
+    lines.append("  clear one in formgrader to count the automatic score again):")
+    for student, hand in found:
+        automatic = "never autograded" if hand.automatic is None else f"automatic {hand.automatic:g}"
+        lines.append(f"  {student}: {hand.cell} {hand.score:g} of {hand.points:g} ({automatic})")
+    return lines
+
+
+def late_lines(graded: list[Student]) -> list[str]:
+    """Each late submission: how late, and the points nbgrader's late penalty took off."""
+    late = [s for s in graded if s.late is not None]
+    if not late:
+        return []
+    return ["Late submissions (after the due date and any extension):"] + [
+        f"  {s.id}: {s.late.hours} h late, {s.late.penalty:g} point(s) off" for s in late
+    ]
 
 
 def cell(check: str) -> str:

@@ -21,6 +21,30 @@ from autograder.settings import CoursePaths, load_course_config
 from autograder.verdict import Verdict
 
 
+@dataclass(frozen=True)
+class ByHand:
+    """A test cell's score set by a person (formgrader's manual score), which nbgrader counts in place of the automatic
+    one, on this submission and on every regrade of it until someone clears it."""
+
+    cell: str  # the test cell's grade id, as formgrader and the gradebook name it
+    score: float
+    automatic: float | None  # what the cell's check gave, None if it was never autograded
+    points: float
+
+
+@dataclass(frozen=True)
+class Lateness:
+    """How late a submission came, against its due date (with any extension), and the points nbgrader took off."""
+
+    seconds: float
+    penalty: float
+
+    @property
+    def hours(self) -> str:
+        """Hours late, as every page shows them: one decimal, at least 0.1."""
+        return f"{max(self.seconds / 3600, 0.1):.1f}"
+
+
 @dataclass
 class Student:
     """One student with a submission: graded (a score in the gradebook and an autograded notebook) or not, and why."""
@@ -38,6 +62,8 @@ class Student:
     log: Path | None = None  # the grade command's log of this submission, if any
     why_ungraded: str = ""  # empty when graded
     submitted: list[Path] = field(default_factory=list)  # the submitted notebooks found
+    by_hand: list[ByHand] = field(default_factory=list)  # scores a person set, which count instead of the checks'
+    late: Lateness | None = None  # None: on time, or no due date
 
     def failed(self) -> list[Verdict]:
         return [v for v in self.verdicts.values() if not v.passed]
@@ -146,22 +172,76 @@ def class_scores(gradebook: Any, assignment: str) -> dict[str, tuple[str, str, f
     }
 
 
-def gradebook_scores(paths: CoursePaths, assignment: str) -> tuple[dict[str, tuple[str, float, float]], list[str]]:
-    """student -> (name, score after any late penalty, max score) for every graded submission in the gradebook
-    (``class_scores``), and the assignment's notebooks."""
-    from nbgrader.api import Gradebook, MissingEntry
+def by_hand_and_late(gradebook: Any, assignment: str) -> tuple[dict[str, list[ByHand]], dict[str, Lateness]]:
+    """student -> the cells whose score a person set, and student -> how late their submission came (late ones only),
+    for ``assignment``, in two queries."""
+    from nbgrader.api import Assignment, Grade, GradeCell, Student, SubmittedAssignment, SubmittedNotebook
+    from sqlalchemy import func
 
-    with Gradebook(paths.db_url(), paths.coursedir.course_id) as gradebook:
+    def of_assignment(query: Any) -> Any:
+        return (
+            query.join(Assignment, SubmittedAssignment.assignment_id == Assignment.id)
+            .join(Student, SubmittedAssignment.student_id == Student.id)
+            .filter(Assignment.name == assignment)
+        )
+
+    manual = of_assignment(
+        gradebook.db.query(Student.id, GradeCell.name, Grade.manual_score, Grade.auto_score, GradeCell.max_score)
+        .select_from(Grade)
+        .join(GradeCell, Grade.cell_id == GradeCell.id)
+        .join(SubmittedNotebook, Grade.notebook_id == SubmittedNotebook.id)
+        .join(SubmittedAssignment, SubmittedNotebook.assignment_id == SubmittedAssignment.id)
+    ).filter(Grade.manual_score.isnot(None))
+    by_hand: dict[str, list[ByHand]] = {}
+    for student, cell, score, automatic, points in manual.order_by(Student.id, GradeCell.name):
+        by_hand.setdefault(student, []).append(
+            ByHand(cell, float(score), None if automatic is None else float(automatic), float(points or 0))
+        )
+    penalty = func.coalesce(func.sum(SubmittedNotebook.late_submission_penalty), 0.0)
+    times = of_assignment(
+        gradebook.db.query(
+            Student.id, SubmittedAssignment.timestamp, SubmittedAssignment.extension, Assignment.duedate, penalty
+        )
+        .select_from(SubmittedAssignment)
+        .outerjoin(SubmittedNotebook, SubmittedNotebook.assignment_id == SubmittedAssignment.id)
+    ).group_by(Student.id, SubmittedAssignment.id, Assignment.id)
+    late = {}
+    for student, timestamp, extension, due, points in times:
+        if timestamp is None or due is None:
+            continue
+        seconds = (timestamp - (due + extension if extension is not None else due)).total_seconds()
+        if seconds > 0:
+            late[student] = Lateness(seconds, float(points or 0))
+    return by_hand, late
+
+
+@dataclass
+class Gradebook:
+    """What the report reads of the gradebook for one assignment."""
+
+    scores: dict[str, tuple[str, float, float]]  # student -> (name, score after any late penalty, max score)
+    notebooks: list[str]
+    by_hand: dict[str, list[ByHand]] = field(default_factory=dict)
+    late: dict[str, Lateness] = field(default_factory=dict)
+
+
+def gradebook_scores(paths: CoursePaths, assignment: str) -> Gradebook:
+    """Every graded submission's score (``class_scores``), the assignment's notebooks, the scores set by hand and the
+    late submissions, from the gradebook."""
+    from nbgrader.api import Gradebook as NbgraderGradebook
+    from nbgrader.api import MissingEntry
+
+    with NbgraderGradebook(paths.db_url(), paths.coursedir.course_id) as gradebook:
         try:
             found = gradebook.find_assignment(assignment)
         except MissingEntry:
-            return {}, []
+            return Gradebook({}, [])
         top, notebooks = float(found.max_score), [n.name for n in found.notebooks]
         scores = {
             student: (" ".join(part for part in (first, last) if part), score, top)
             for student, (first, last, score) in class_scores(gradebook, assignment).items()
         }
-    return scores, notebooks
+        return Gradebook(scores, notebooks, *by_hand_and_late(gradebook, assignment))
 
 
 def _why_ungraded(paths: CoursePaths, student: Student, has_notebook: bool, in_gradebook: bool) -> str:
@@ -178,7 +258,8 @@ def _why_ungraded(paths: CoursePaths, student: Student, has_notebook: bool, in_g
 def collect(course: Path, assignment: str, notebooks: list[str] | None = None) -> ClassData:
     """Read the course in ``course`` (its ``nbgrader_config.py``) for ``assignment``."""
     paths = CoursePaths(load_course_config(course))
-    scores, in_gradebook = gradebook_scores(paths, assignment)
+    book = gradebook_scores(paths, assignment)
+    scores, in_gradebook = book.scores, book.notebooks
     release = paths.release(assignment)
     load_catalogue(release)  # declares the grader's message ids, which a verdict's texts name
     notebooks = notebooks or in_gradebook or sorted(p.stem for p in release.glob("*.ipynb"))
@@ -197,6 +278,7 @@ def collect(course: Path, assignment: str, notebooks: list[str] | None = None) -
         if student_id in scores:
             student.name, student.score, student.max_score = scores[student_id]
         student.graded = has_notebook and student_id in scores
+        student.by_hand, student.late = book.by_hand.get(student_id, []), book.late.get(student_id)
         if not student.graded:
             student.why_ungraded = _why_ungraded(paths, student, has_notebook, student_id in scores)
         for notebook, path in zip(notebooks, graded_notebooks, strict=True):

@@ -119,9 +119,9 @@ say.REPORT_SUBMISSIONS }}:
 
 <section id="students"><h2>{{ say.REPORT_STUDENTS }}</h2>
 <table><tr>{{ headings(say.REPORT_STUDENT, say.REPORT_NAME, say.REPORT_SCORE, say.REPORT_FAILED_CHECKS) }}
-{{ headings(say.REPORT_CAUSE) }}</tr>
+{{ headings(say.REPORT_CAUSE, say.REPORT_NOTES) }}</tr>
 {% for s in students %}<tr><td class="students">{{ s.link }}</td><td>{{ s.name }}</td><td class="num">{{ s.score }}</td>
-<td>{{ s.failed }}</td><td>{{ s.causes }}</td></tr>
+<td>{{ s.failed }}</td><td>{{ s.causes }}</td><td>{{ s.notes }}</td></tr>
 {% endfor %}</table></section>
 </body>
 </html>
@@ -239,7 +239,7 @@ def render(summary: ClassSummary, similarity: Similarity, folder: Path) -> str:
         **_gate_section(summary, language),
         **_similar_section(summary, similarity, links),
         **_ungraded_section(summary, links, language),
-        **_students_section(summary, links),
+        **_students_section(summary, links, language),
     )
     # Every text of a student's (ids, names, what came) is escaped; the policy forbids script and any load but
     # data: images should one slip through. Inline style stays allowed: matplotlib's SVG charts draw with it.
@@ -410,14 +410,36 @@ def _ungraded_section(summary: ClassSummary, links: _Links, language: str) -> di
     }
 
 
-def _students_section(summary: ClassSummary, links: _Links) -> dict[str, Any]:
-    """Every student: their score, the checks they failed and the named causes they showed."""
+def _students_section(summary: ClassSummary, links: _Links, language: str) -> dict[str, Any]:
+    """Every student: their score, the checks they failed, the named causes they showed, the scores a person set and
+    how late they submitted."""
     by_student = summary.groups_by_student()
-    return {"students": [_student_row(s, links, by_student.get(s.id, [])) for s in summary.data.students]}
+    rows = [_student_row(s, links, by_student.get(s.id, []), language) for s in summary.data.students]
+    return {"students": rows}
 
 
-def _student_row(s: Student, links: _Links, groups: list[Group]) -> dict[str, Any]:
+def student_notes(s: Student) -> list[Any]:
+    """What the score holds besides the checks, as texts: each cell's score set by hand (counted instead of its
+    check's), and the late penalty."""
+    from autograder import messages as say
+
+    notes = [
+        say.REPORT_BY_HAND(
+            cell=h.cell,
+            score=f"{h.score:g}",
+            points=f"{h.points:g}",
+            automatic="—" if h.automatic is None else f"{h.automatic:g}",
+        )
+        for h in s.by_hand
+    ]
+    if s.late is not None:
+        notes.append(say.REPORT_LATE(hours=s.late.hours, penalty=f"{s.late.penalty:g}"))
+    return notes
+
+
+def _student_row(s: Student, links: _Links, groups: list[Group], language: str) -> dict[str, Any]:
     return {
+        "notes": Markup("<br>").join(note.render(language) for note in student_notes(s)),
         "link": links(s.id),
         "name": s.name,
         "score": number(s.score) if s.graded else "—",

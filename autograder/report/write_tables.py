@@ -38,6 +38,11 @@ def student_rows(summary: ClassSummary) -> list[dict[str, Any]]:
                 "causes": [g.id for g in groups if g.kind == "cause"],
                 "unexplained": [f"{g.check}:{g.id}" for g in groups if g.kind == "unexplained"],
                 "not_written": [g.check for g in groups if g.kind == "not_written"],
+                "by_hand": [
+                    {"cell": h.cell, "score": h.score, "automatic": h.automatic, "points": h.points} for h in s.by_hand
+                ],
+                "late_seconds": s.late.seconds if s.late else 0,
+                "late_penalty": s.late.penalty if s.late else 0,
                 "feedback": _relative(s.feedback, summary.data.course),
                 "why_ungraded": s.why_ungraded,
                 "fault": {"kind": s.fault.kind, "detail": s.fault.detail} if s.fault else None,
@@ -96,6 +101,8 @@ def pair_rows(similarity: Similarity) -> list[dict[str, Any]]:
 
 
 def _cell(value: Any) -> Any:
+    if isinstance(value, list) and any(isinstance(v, dict) for v in value):
+        return json.dumps(value, ensure_ascii=False, sort_keys=True)
     if isinstance(value, list):
         return ";".join(str(v) for v in value)
     if isinstance(value, dict):

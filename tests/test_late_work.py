@@ -1,0 +1,51 @@
+"""Late work: the kit's late-penalty plugin (points per started hour or day, none by default) is nbgrader's, and the
+lateness of each submission reaches the terminal's summary as the gradebook has it."""
+
+from __future__ import annotations
+
+import pytest
+from traitlets.config import Config
+
+from autograder.plugins.late import LatePenalty
+from autograder.settings import apply
+
+HOUR, DAY = 3600.0, 86400.0
+
+
+def test_the_kit_makes_its_plugin_nbgraders_late_penalty_with_no_penalty_until_the_course_sets_one() -> None:
+    c = Config()
+    apply(c)
+    assert c.AssignLatePenalties.plugin_class == "autograder.plugins.late.LatePenalty"
+    assert LatePenalty().late_submission_penalty("amy", 90.0, 5 * DAY) is None
+
+
+@pytest.mark.parametrize(
+    ("per_hour", "per_day", "late", "score", "penalty"),
+    [
+        (2, 0, 1, 90, 2),  # a second late is a started hour
+        (2, 0, HOUR, 90, 2),
+        (2, 0, HOUR + 1, 90, 4),
+        (0, 10, HOUR, 90, 10),  # a started day
+        (0, 10, DAY + 1, 90, 20),
+        (1, 10, 25 * HOUR, 90, 25 + 20),  # both add up
+        (0, 10, 30 * DAY, 90, 90),  # never more than the score
+        (2, 10, 0, 90, None),  # on time
+    ],
+)
+def test_points_come_off_per_started_hour_and_day_never_below_zero(
+    per_hour: float, per_day: float, late: float, score: float, penalty: float | None
+) -> None:
+    plugin = LatePenalty(points_per_hour=per_hour, points_per_day=per_day)
+    assert plugin.late_submission_penalty("amy", score, late) == penalty
+
+
+def test_the_summary_names_each_late_submission_and_each_score_set_by_hand() -> None:
+    from autograder.grading.summary import by_hand_lines, late_lines
+    from autograder.report.collect import ByHand, Lateness, Student
+
+    ben = Student("ben", graded=True, by_hand=[ByHand("test_linear_forward", 2.0, 8.0, 8.0)])
+    cara = Student("cara", graded=True, late=Lateness(90 * 60, 10.0))
+    lines = by_hand_lines([ben, cara]) + late_lines([ben, cara])
+    assert "  ben: test_linear_forward 2 of 8 (automatic 8)" in lines
+    assert "  cara: 1.5 h late, 10 point(s) off" in lines
+    assert by_hand_lines([cara]) == [] and late_lines([ben]) == []
