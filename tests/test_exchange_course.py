@@ -14,6 +14,7 @@ import shutil
 import subprocess
 import sys
 import tempfile
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 import pytest
@@ -117,6 +118,79 @@ def _expected_lost(mistake: str | None) -> set[str]:
     return {*next(m for m in MISTAKES if m.name == mistake).must_lose, GATE_CELL}
 
 
+def _utc(**delta: float) -> str:
+    """A time from now, as nbgrader takes a due date."""
+    return (datetime.now(UTC) + timedelta(**delta)).strftime("%Y-%m-%d %H:%M:%S UTC")
+
+
+MANUAL = ("test_linear_forward", 3.0)
+"""The cell a TA scores by hand on alice's submission, and the score: formgrader's manual score."""
+PER_DAY = 10.0
+"""The course's late penalty, per started day."""
+
+
+def _the_rest_of_the_week(
+    teacher: pwd.struct_passwd, students: dict[str, pwd.struct_passwd], course: Path, venv: Path, folder: Path
+) -> None:
+    """After the first grading: a TA scores one of alice's cells by hand, the due date passes with a penalty per
+    day, bob hands in a fix late; the instructor grades before and after collecting it, then feedback and export. The
+    totals agree in the grade command's output, the report, the feedback and the export; lateness and the TA's score
+    are said; the grade command names bob's uncollected resubmission."""
+    path = f"{venv / 'bin'}:/usr/bin:/bin"
+
+    def instructor(command: str) -> str:
+        done = _run(teacher, command, course, path)
+        assert done.returncode == 0, f"$ {command}\n{done.stdout[-4000:]}{done.stderr[-4000:]}"
+        return done.stdout + done.stderr
+
+    config = course / "nbgrader_config.py"
+    config.write_text(config.read_text() + f"\nc.LatePenalty.points_per_day = {PER_DAY}\n")
+    cell, score = MANUAL
+    instructor(  # what formgrader's score box does: the grade's manual score, committed
+        'python -c "from nbgrader.api import Gradebook\n'
+        "with Gradebook('sqlite:///gradebook.db', 'dl-notes-mlp') as gb:\n"
+        f"    g = gb.find_grade('{cell}', 'mlp', 'mlp', 'kit-x-alice'); g.manual_score = {score}; gb.db.commit()\""
+    )
+    instructor(f'nbgrader db assignment add mlp --duedate="{_utc(seconds=-60)}"')
+    bob = students["kit-x-bob"]
+    work = Path(bob.pw_dir) / WORK
+    (work / classroom.ASSIGNMENT / classroom.NOTEBOOK).write_text(_handed_in(None, folder / "scratch" / "bob-fix"))
+    submitted = _run(bob, ".venv/bin/nbgrader submit mlp", work, "/usr/bin:/bin")
+    assert submitted.returncode == 0, submitted.stdout + submitted.stderr
+
+    before = instructor("python -m autograder grade mlp --jobs 2")
+    assert "kit-x-bob: the exchange holds a submission of mlp" in before and "--update --student kit-x-bob" in before
+    instructor("nbgrader collect --update mlp")
+    graded = instructor("python -m autograder grade mlp --jobs 2")
+    assert "the exchange holds" not in graded, graded
+    instructor("nbgrader generate_feedback mlp --force")
+    instructor("nbgrader release_feedback mlp")
+    instructor("nbgrader export")
+    for user in students.values():
+        fetched = _run(user, ".venv/bin/nbgrader fetch_feedback mlp", Path(user.pw_dir) / WORK, "/usr/bin:/bin")
+        assert fetched.returncode == 0, fetched.stdout + fetched.stderr
+
+    points = registry.check(cell.removeprefix("test_")).points
+    expected = {"kit-x-alice": 100.0 - points + score, "kit-x-bob": 100.0 - PER_DAY}
+    with (course / "grades.csv").open() as rows:
+        exported = {r["student_id"]: float(r["score"]) for r in csv.DictReader(rows) if r["assignment"] == "mlp"}
+    assert exported == expected, (exported, graded)
+    with (course / "reports" / "mlp" / "students.csv").open() as rows:
+        reported = {r["student"]: float(r["score"]) for r in csv.DictReader(rows)}
+    assert reported == expected, reported
+    assert f"kit-x-alice: {cell} {score:g} of {points:g} (automatic {points:g})" in graded, graded
+    assert "kit-x-bob: " in graded.split("Late submissions")[1] and f"{PER_DAY:g} point(s) off" in graded, graded
+    assert f"{expected['kit-x-bob']:g} of 100" in graded, graded  # the submission's line, after the penalty
+    for name, user in students.items():
+        newest = max((Path(user.pw_dir) / WORK / classroom.ASSIGNMENT / "feedback").glob("*/mlp.html"))
+        html = newest.read_text()
+        assert f"(Score: {expected[name]:.1f} / 100.0)" in html, (name, html[:3000])
+        if name == "kit-x-alice":
+            assert "Scores your instructor set" in html and "Every check passed" not in html
+        else:
+            assert "after the due date" in html and f"{PER_DAY:g} points off" in html
+
+
 def test_the_guides_walk_over_the_exchange_with_an_instructor_and_two_students() -> None:
     if os.geteuid() != 0:
         pytest.skip("needs root: it makes an instructor and two students (useradd) and runs each one's commands")
@@ -152,6 +226,7 @@ def test_the_guides_walk_over_the_exchange_with_an_instructor_and_two_students()
         for who, commands in exchange_steps():
             for command in commands:
                 command = command.replace(guide_root, root)
+                command = re.sub(r'--duedate="[^"]*"', f'--duedate="{_utc(days=1)}"', command)
                 if who == "administrator":
                     done = subprocess.run(
                         command.removeprefix("sudo "), shell=True, capture_output=True, text=True, check=False
@@ -200,5 +275,6 @@ def test_the_guides_walk_over_the_exchange_with_an_instructor_and_two_students()
             assert exported[name] == 100 - points, (name, exported, log)
         carol = 100.0 - registry.check("linear_backward_dw").points - registry.check("mnist_accuracy").points
         assert exported == {"kit-x-alice": 100.0, "kit-x-bob": carol}, exported  # as the demo's carol (README)
+        _the_rest_of_the_week(teacher, students, course, venv, folder)
     finally:
         shutil.rmtree(folder, ignore_errors=True)

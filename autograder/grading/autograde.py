@@ -76,13 +76,15 @@ def stage_path(paths: CoursePaths, student: str) -> Path:
 
 
 def submission_score(paths: CoursePaths, assignment: str, student: str) -> tuple[float, float] | None:
-    """The gradebook's score of a graded submission and its maximum, or None if it cannot be read."""
+    """The gradebook's score of a graded submission after any late penalty (as ``nbgrader export`` counts it) and its
+    maximum, or None if it cannot be read."""
     from nbgrader.api import Gradebook
 
     try:
         with Gradebook(paths.db_url(), paths.coursedir.course_id) as gradebook:
             submission = gradebook.find_submission(assignment, student)
-            return float(submission.score), float(submission.max_score)
+            penalty = float(submission.late_submission_penalty or 0)
+            return max(0.0, float(submission.score) - penalty), float(submission.max_score)
     except Exception:  # noqa: BLE001 - the score is shown, not used: a busy or odd gradebook only hides it
         return None
 
