@@ -3,6 +3,8 @@ lateness of each submission reaches the terminal's summary as the gradebook has 
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 from traitlets.config import Config
 
@@ -49,3 +51,34 @@ def test_the_summary_names_each_late_submission_and_each_score_set_by_hand() -> 
     assert "  ben: test_linear_forward 2 of 8 (automatic 8)" in lines
     assert "  cara: 1.5 h late, 10 point(s) off" in lines
     assert by_hand_lines([cara]) == [] and late_lines([ben]) == []
+
+
+def test_the_gradebook_gives_each_score_set_by_hand_and_each_late_submission(tmp_path: Path) -> None:
+    """Read as nbgrader keeps them: a manual score beside the automatic one, and lateness against the due date plus
+    any extension, with the penalty nbgrader stored for the notebook."""
+    from datetime import datetime, timedelta
+
+    from nbgrader.api import Gradebook
+
+    from autograder.report.collect import ByHand, by_hand_and_late
+    from report_course import _fast_new_gradebook
+
+    due = datetime(2026, 12, 1, 12, 0)
+    with _fast_new_gradebook(), Gradebook(f"sqlite:///{tmp_path / 'gradebook.db'}", "kit-course") as gradebook:
+        gradebook.add_assignment("mlp", duedate=due)
+        gradebook.add_notebook("mlp", "mlp")
+        gradebook.add_grade_cell("test_linear_forward", "mlp", "mlp", max_score=8, cell_type="code")
+        for student, late in {"amy": -1, "ben": 2.5, "cara": 30, "dan": 0}.items():
+            gradebook.add_student(student)
+            gradebook.add_submission("mlp", student, timestamp=due + timedelta(hours=late))
+        gradebook.grant_extension("mlp", "cara", days=2)  # 30 h late, with two days more: on time
+        grade = gradebook.find_grade("test_linear_forward", "mlp", "mlp", "amy")
+        grade.auto_score, grade.manual_score = 8.0, 3.0
+        gradebook.find_grade("test_linear_forward", "mlp", "mlp", "ben").auto_score = 8.0
+        gradebook.find_submission_notebook("mlp", "mlp", "ben").late_submission_penalty = 10.0
+        gradebook.db.commit()
+        by_hand, late = by_hand_and_late(gradebook, "mlp")
+    assert by_hand == {"amy": [ByHand("test_linear_forward", 3.0, 8.0, 8.0)]}
+    assert {student: (round(lateness.seconds), lateness.penalty) for student, lateness in late.items()} == {
+        "ben": (9000, 10.0)
+    }
