@@ -118,3 +118,12 @@ def test_a_late_submission_says_how_late_and_the_points_taken_off() -> None:
     assert "Every check passed" in summary.top_box(checks, "en")
     box = summary.top_box(checks, "en", Lateness(seconds=2.5 * 3600, penalty=10))
     assert "Every check passed" not in box and "Submitted 2.5 h after the due date: 10 points off." in box
+
+
+def test_the_top_box_keeps_every_line_of_a_message_the_cell_shows_and_so_the_students_line() -> None:
+    from autograder.course.nn_messages import RAISED_AT
+
+    raised = Failure(RAISED_AT(what="ReLU.forward(x)", exception="ValueError", message="bad", line="return x[mask]"))
+    nb = new_notebook(cells=[_cell("test_relu_forward", 5, 0, [Verdict.failed("relu_forward", raised).output()])])
+    box = summary.top_box(summary.checks_of(nb), "en")
+    assert "ReLU.forward(x) raised ValueError: bad" in box and "in your code:" in box and "return x[mask]" in box

@@ -122,8 +122,8 @@ def _failure_item(cell: CheckCell, language: str) -> str:
     if cell.unreadable:
         parts.append(f'<div class="kit-message">{html.escape(say.FEEDBACK_UNREADABLE.render(language))}</div>')
     if failure is not None:
-        first = failure.message.render(language).strip().splitlines()[0]
-        parts.append(f'<div class="kit-message">{inline.readable(first)}</div>')
+        # the whole message, as the test cell shows it: a raised exception's second line names the student's line
+        parts.append(f'<div class="kit-message">{inline.readable(failure.message.render(language).strip())}</div>')
         if failure.cause is not None:
             cause = inline.readable(failure.cause.render(language))
             parts.append(f'<div class="kit-cause"><b>{say.FEEDBACK_CAUSE.render(language)}:</b> {cause}</div>')
