@@ -175,7 +175,7 @@ def _the_rest_of_the_week(
     with (course / "grades.csv").open() as rows:
         exported = {r["student_id"]: float(r["score"]) for r in csv.DictReader(rows) if r["assignment"] == "mlp"}
     assert exported == expected, (exported, graded)
-    with (course / "reports" / "mlp" / "students.csv").open() as rows:
+    with (course / "reports" / "mlp" / "students.csv").open(encoding="utf-8-sig") as rows:
         reported = {r["student"]: float(r["score"]) for r in csv.DictReader(rows)}
     assert reported == expected, reported
     assert f"kit-x-alice: {cell} {score:g} of {points:g} (automatic {points:g})" in graded, graded
