@@ -193,3 +193,16 @@ def test_the_preprocessor_runs_after_the_kernel_and_before_the_grader_writes_ver
     apply(c)
     chain = [name.rsplit(".", 1)[-1] for name in c.Autograde.autograde_preprocessors]
     assert chain.index("SandboxedExecute") < chain.index("DropForgedVerdicts") < chain.index("VerifyOutsideKernel")
+
+
+def test_the_feedback_shows_no_grader_source_and_a_students_own_marker_stays() -> None:
+    """A hidden test cell shows its comment, as the release does, not the grader's call; a student's answer cell that
+    happens to hold the marker is shown as written (and breaks nothing)."""
+    nb = feedback_notebook()
+    hidden = cell(nb, "test_linear_forward")
+    assert "### BEGIN HIDDEN TESTS" in hidden.source and "autograder" in hidden.source
+    cell(nb, "linear").source += "\n# ### BEGIN HIDDEN TESTS (a student's comment)"
+    page = _body(feedback(nb))
+    assert "autograder.check_" not in page and "import autograder" not in page
+    assert page.count("BEGIN HIDDEN TESTS") == 1 and "a student&#39;s comment" in page.replace("'", "&#39;")
+    assert "Hidden tests of Linear.forward" in page

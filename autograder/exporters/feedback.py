@@ -8,6 +8,7 @@ feedback template it
 * lists at the top what to fix (``summary``): each hidden check that failed, linked to its cell, with its points,
   what came, the likely cause and the formula; the public checks that failed apart; names the checks in nbgrader's
   list of cells; sets every failure message apart in place, and draws the markdown tables' rules (CSS);
+* shows each hidden test cell without the grader's call (``### BEGIN HIDDEN TESTS``), as the release does;
 * renders every hidden check's message from its verdict (``autograder.verdict``, written by the grader) in the
   language of the assignment's edition (``nn_i18n.LANGUAGE`` of its release, read as text); a verdict it cannot read is
   shown as the grader's fault in its cell, and the rest of the feedback is written;
@@ -31,6 +32,7 @@ from nbformat.v4 import new_markdown_cell
 from nbgrader.coursedir import CourseDirectory
 
 from autograder import safe_html, verdict
+from autograder.cell_ids import check_of
 from autograder.exporters import inline, summary
 from autograder.helpers import edition_language
 from autograder.report.collect import Lateness
@@ -38,6 +40,7 @@ from autograder.report.collect import Lateness
 MATH = re.compile(r"\$\$(?P<display>.+?)\$\$|(?<![\\$])\$(?P<inline>[^$\n]+?)\$", re.S)
 CODE = re.compile(r"(`+)(?:.+?)\1", re.S)
 MATHJAX = re.compile(r"\s*<!-- Load mathjax -->.*?<!-- End of mathjax configuration -->", re.S)
+HIDDEN_TESTS = "### BEGIN HIDDEN TESTS"
 TOC = re.compile(r'<div id="toc">.*?</div>', re.S)
 FONT_FACE = re.compile(r"@font-face\s*\{[^}]*\}")
 """Bootstrap's icon font, fetched from a folder next to the page that is not there: the page loads nothing."""
@@ -142,6 +145,15 @@ def lateness(info: dict[str, Any]) -> Lateness | None:
     return Lateness(seconds, float(info.get("late_penalty") or 0)) if seconds > 0 else None
 
 
+def hide_hidden_tests(nb: NotebookNode) -> None:
+    """Each hidden test cell as the release shows it: its comment, without the grader's call (nbgrader's
+    ``### BEGIN HIDDEN TESTS`` block), which is the grader's source and no business of the student's. The cell's
+    source is the master's (nbgrader puts locked cells back before grading), so it is cut where the block begins."""
+    for cell in nb.cells:
+        if check_of(cell) is not None:
+            cell.source = cell.source.split(HIDDEN_TESTS, 1)[0].rstrip()
+
+
 def make_inert(nb: NotebookNode) -> None:
     """Every output only as the page can show it without running or loading anything; raw cells cleaned; no widget
     state (the template would write it into a script element)."""
@@ -167,6 +179,7 @@ class FeedbackExporter(HTMLExporter):
 
         checks = summary.checks_of(nb, language)
         show_verdicts(nb, language)
+        hide_hidden_tests(nb)
         make_inert(nb)
         for cell in nb.cells:
             if cell.cell_type == "markdown":
