@@ -188,7 +188,7 @@ def test_the_readmes_fast_tier_command_works_after_its_first_command() -> None:
     first = _readme_commands()[0]
     assert "-e ." in first and "[test]" not in first
     install, _, run = fast.partition(" && ")
-    assert install == ".venv/bin/pip install -q -e '.[test]'" and run.startswith(".venv/bin/python -m pytest"), fast
+    assert install == ".venv/bin/pip install -e '.[test]'" and run.startswith(".venv/bin/python -m pytest"), fast
 
 
 def test_the_readme_leads_to_grading_one_student_and_to_the_exchange() -> None:
