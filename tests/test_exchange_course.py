@@ -18,7 +18,7 @@ from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 import pytest
-from test_docs import STUDENT_CONFIG, configured, exchange_steps, guide_exchange_root
+from test_docs import STUDENT_CONFIG, STUDENT_VALIDATE, configured, exchange_steps, guide_exchange_root
 from test_install_forms import _pip_settings
 
 from autograder import classroom, registry
@@ -247,13 +247,14 @@ def test_the_guides_walk_over_the_exchange_with_an_instructor_and_two_students()
                         shutil.chown(notebook, name, name)
 
         log = "\n".join(f"[{who}] $ {cmd}\n{done.stdout[-3000:]}{done.stderr[-3000:]}" for who, cmd, done in ran)
-        failed = [(who, cmd) for who, cmd, done in ran if done.returncode != 0]
+        validated = {who: done for who, cmd, done in ran if STUDENT_VALIDATE in cmd}
+        failed = [(who, cmd) for who, cmd, done in ran if done.returncode != 0 and validated.get(who) is not done]
         assert not failed, f"{failed}\n{log}"
         warned = [(who, cmd) for who, cmd, done in ran if "No nbgrader_config.py file found" in done.stderr]
         assert not warned, f"{warned}\n{log}"
-        validated = {who: done.stdout + done.stderr for who, cmd, done in ran if " validate " in f" {cmd} "}
-        assert "Success!" in validated["kit-x-alice"], log
-        assert "Success!" not in validated["kit-x-bob"] and "Linear" in validated["kit-x-bob"], log
+        alice, bob = validated["kit-x-alice"], validated["kit-x-bob"]
+        assert alice.returncode == 0 and "Success!" in alice.stdout, log  # the mistake fails validate: status 1
+        assert bob.returncode == 1 and "Success!" not in bob.stdout and "Linear" in bob.stdout, log
 
         # both students fetched their own feedback, in nbgrader's folder named after the submission's time
         for name, user in students.items():

@@ -6,11 +6,15 @@ grader's float64 reference (``nn_public_data``): nothing here computes an answer
 It prints ``<class>: public checks passed.`` or raises ``CheckFailed`` with one message: what was expected, what
 came, the likely cause (only when what came identifies it) and the formula.
 A method that still raises ``NotImplementedError`` is reported as not written yet, and nothing else is guessed.
+
+Run as a command, ``python mlp/nn_public.py mlp/mlp.ipynb`` is ``nbgrader validate mlp/mlp.ipynb`` with an exit status
+that says whether it passed (``validate``).
 """
 
 from __future__ import annotations
 
 import functools
+import sys
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
@@ -423,3 +427,33 @@ def check_mlp(MLP: type) -> None:
         # its layers' checks passed and it called them all: a .grad still None was cleared by MLP.backward
         unset={n: say.MLP_GRAD_UNSET(attribute=f"{n}.grad", layer=n[:3]) for n in ("fc1.W", "fc1.b", "fc2.W", "fc2.b")},
     )
+
+
+def validate() -> int:
+    """``nbgrader validate`` of the notebooks named on the command line (its configuration, its run, its output), but
+    1 when a check cell failed or a locked cell changed, read from the validator's results, 0 when it said "Success!"
+    (nbgrader 0.9.6 exits 0 either way: nbgrader issue #1908). Runs where nbgrader is installed, never in the kernel."""
+    from nbgrader.apps.validateapp import ValidateApp  # the student's environment's, imported only here
+    from nbgrader.validator import Validator
+
+    found: list[dict[str, list[dict[str, str]]]] = []
+
+    class Recording(Validator):
+        """nbgrader's validator, keeping each notebook's results."""
+
+        def validate(self, filename: str) -> dict[str, list[dict[str, str]]]:
+            found.append(super().validate(filename))
+            return found[-1]
+
+    app = ValidateApp()
+    app.initialize(sys.argv[1:])
+    if not app.extra_args:
+        app.start()  # nbgrader's own usage message, and exit status 1
+    validator = Recording(parent=app)
+    for notebook in app.extra_args:
+        validator.validate_and_print(notebook)
+    return 1 if any(results.get(key) for results in found for key in ("type_changed", "changed", "failed")) else 0
+
+
+if __name__ == "__main__":
+    sys.exit(validate())
