@@ -496,6 +496,14 @@ FEEDBACK_BY_HAND = text("feedback.by_hand", en="Scores your instructor set, whic
 FEEDBACK_AUTOMATIC = message("feedback.automatic", en="the automatic check gave {automatic} of {points} points")
 FEEDBACK_NOT_AUTOGRADED = text("feedback.not_autograded", en="no automatic score")
 FEEDBACK_LATE = message("feedback.late", en="Submitted {hours} h after the due date: {penalty} points off.")
+# nbgrader's own framing of the page, in the edition's language and with names where nbgrader shows grade ids
+FEEDBACK_NOTEBOOK_SCORE = message("feedback.notebook_score", en="{notebook} (score: {score} / {points})")
+FEEDBACK_SCORE = message("feedback.score", en="Score: {score} / {points}")
+FEEDBACK_TOP = text("feedback.top", en="(Top)")
+FEEDBACK_ANSWER = text("feedback.answer", en="Your answer")
+FEEDBACK_HIDDEN_HEADING = message("feedback.hidden_heading", en="Hidden tests of {name}")
+FEEDBACK_PUBLIC_HEADING = message("feedback.public_heading", en="Public checks of {name}")
+FEEDBACK_COMMENTS = text("feedback.comments", en="Comments")
 
 
 # --------------------------------------------------------------------------------------------- the points tables

@@ -76,7 +76,7 @@ def forged(data: object) -> NotebookNode:
     return _display(**{MIME: data})
 
 
-def feedback(nb: NotebookNode) -> str:
+def feedback(nb: NotebookNode, assignment: str = "mlp") -> str:
     """The feedback HTML of ``nb``: the course's GenerateFeedback exporter and preprocessors, grades set on cells."""
     from nbgrader.converters import GenerateFeedback
     from nbgrader.coursedir import CourseDirectory
@@ -90,6 +90,13 @@ def feedback(nb: NotebookNode) -> str:
     for preprocessor in converter.preprocessors:
         if preprocessor is not GetGrades:
             exporter.register_preprocessor(preprocessor)
-    info = {"assignment": "mlp", "student": "eve", "notebook": "mlp", "score": 94, "max_score": 100, "late_penalty": 0}
+    info = {
+        "assignment": assignment,
+        "student": "eve",
+        "notebook": "mlp",
+        "score": 94,
+        "max_score": 100,
+        "late_penalty": 0,
+    }
     output, _ = exporter.from_notebook_node(nb, {"nbgrader": info, "unique_key": "mlp"})
     return output

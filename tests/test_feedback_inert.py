@@ -206,3 +206,21 @@ def test_the_feedback_shows_no_grader_source_and_a_students_own_marker_stays() -
     assert "autograder.check_" not in page and "import autograder" not in page
     assert page.count("BEGIN HIDDEN TESTS") == 1 and "a student&#39;s comment" in page.replace("'", "&#39;")
     assert "Hidden tests of Linear.forward" in page
+
+
+@pytest.mark.parametrize(
+    ("assignment", "words"),
+    [
+        ("mlp", ["Hidden tests of <code>Linear.forward</code>", "Public checks of <code>Linear</code>", "Your answer"]),
+        ("mlp_zh", ["<code>Linear.forward</code> 的隐藏测试", "<code>Linear</code> 的公开检查", "你的答案", "得分："]),
+    ],
+)
+def test_nbgraders_framing_is_in_the_editions_language_and_names_cells_never_by_their_grade_id(
+    assignment: str, words: list[str]
+) -> None:
+    page = _body(feedback(feedback_notebook(), assignment))
+    shown = re.sub(r'(href|id|name)="[^"]*"', "", page)  # anchors keep the ids; no text shows one
+    for grade_id in ("test_linear_forward", "public_linear", "linear_backward_dw", "Grade cell", "Student's answer"):
+        assert grade_id not in shown, grade_id
+    for expected in words:
+        assert expected in page, expected

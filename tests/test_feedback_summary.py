@@ -45,7 +45,7 @@ def test_the_top_box_lists_each_failed_check_with_points_cause_and_formula() -> 
     checks = summary.checks_of(_class_notebook())
     box = summary.top_box(checks, "en")
     assert "Checks that failed (1): 6 of 14 points lost" in box
-    assert '<code>linear_backward_dw</code></a> <span class="kit-nowrap">(0 / 6 points)</span>' in box
+    assert '<code>Linear.backward, W.grad</code></a> <span class="kit-nowrap">(0 / 6 points)</span>' in box
     text = re.sub(r"<(?!/?b>)[^>]+>", "", box)  # the words, with the bold labels; numbers are kept whole by spans
     assert "Linear(5, 5) with x of shape (6, 5): W.grad after backward(grad): expected -2.02315" in text
     assert f"<b>Likely cause:</b> {DW_TRANSPOSED}" in text and "<b>The formula:</b> dW = Xᵀ G" in text
@@ -62,7 +62,7 @@ def test_the_top_box_is_in_the_editions_language() -> None:
 
 def test_the_contents_name_the_hidden_tests_and_count_the_public_checks() -> None:
     contents = summary.contents(summary.checks_of(_class_notebook()), "en")
-    assert "Test cell" not in contents and "<code>linear_backward_dw</code></a> (0 / 6)" in contents
+    assert "Test cell" not in contents and "<code>Linear.backward, W.grad</code></a> (0 / 6)" in contents
     assert "Public checks (0 points): 1 of 2 failed" in contents
 
 

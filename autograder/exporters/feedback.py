@@ -19,6 +19,7 @@ feedback template it
 
 from __future__ import annotations
 
+import html
 import re
 import secrets
 from pathlib import Path
@@ -32,7 +33,7 @@ from nbformat.v4 import new_markdown_cell
 from nbgrader.coursedir import CourseDirectory
 
 from autograder import safe_html, verdict
-from autograder.cell_ids import check_of
+from autograder.cell_ids import check_named, check_of
 from autograder.exporters import inline, summary
 from autograder.helpers import edition_language
 from autograder.report.collect import Lateness
@@ -145,6 +146,48 @@ def lateness(info: dict[str, Any]) -> Lateness | None:
     return Lateness(seconds, float(info.get("late_penalty") or 0)) if seconds > 0 else None
 
 
+NOTEBOOK_SCORE = re.compile(r"<h4>(?P<notebook>[^<]*) \(Score: (?P<score>[-\d.]+) / (?P<points>[-\d.]+)\)</h4>")
+CELL_SCORE = re.compile(r"Score: (?P<score>[-\d.]+) / (?P<points>[-\d.]+) <a href=\"#top\">\(Top\)</a>")
+TOP = '<a href="#top">(Top)</a>'
+GRADE_CELL = re.compile(r'<span class="nbgrader-label">Grade cell: <code>(?P<id>[^<]*)</code></span>')
+ANSWER = '<span class="nbgrader-label">Student\'s answer</span>'
+COMMENTS = "<b>Comments:</b>"
+
+
+def in_language(page: str, language: str) -> str:
+    """nbgrader's framing of the page (its template's English labels, a cell named by its grade id) in
+    ``language``, each graded cell named as the student knows it: the template is nbgrader's, pinned (0.9.6)."""
+    from autograder import messages as say
+
+    def number(text: str) -> str:
+        return f"{float(text):g}"
+
+    def notebook(found: re.Match[str]) -> str:
+        fields = {"score": number(found["score"]), "points": number(found["points"])}
+        words = say.FEEDBACK_NOTEBOOK_SCORE(notebook=html.unescape(found["notebook"]), **fields).render(language)
+        return f"<h4>{html.escape(words)}</h4>"
+
+    def cell_score(found: re.Match[str]) -> str:
+        score = say.FEEDBACK_SCORE(score=number(found["score"]), points=number(found["points"])).render(language)
+        return f'{html.escape(score)} <a href="#top">{html.escape(say.FEEDBACK_TOP.render(language))}</a>'
+
+    def heading(found: re.Match[str]) -> str:
+        grade = html.unescape(found["id"])
+        label = say.FEEDBACK_HIDDEN_HEADING if check_named(grade) else say.FEEDBACK_PUBLIC_HEADING
+        name = f"<code>{html.escape(summary.cell_title(grade, language))}</code>"
+        words = html.escape(label(name="\0").render(language)).replace("\0", name)
+        return f'<span class="nbgrader-label">{words}</span>'
+
+    page = NOTEBOOK_SCORE.sub(notebook, page, count=1)
+    page = CELL_SCORE.sub(cell_score, page)
+    page = page.replace(TOP, f'<a href="#top">{html.escape(say.FEEDBACK_TOP.render(language))}</a>')
+    page = GRADE_CELL.sub(heading, page)
+    page = page.replace(
+        ANSWER, f'<span class="nbgrader-label">{html.escape(say.FEEDBACK_ANSWER.render(language))}</span>'
+    )
+    return page.replace(COMMENTS, f"<b>{html.escape(say.FEEDBACK_COMMENTS.render(language))}:</b>")
+
+
 def hide_hidden_tests(nb: NotebookNode) -> None:
     """Each hidden test cell as the release shows it: its comment, without the grader's call (nbgrader's
     ``### BEGIN HIDDEN TESTS`` block), which is the grader's source and no business of the student's. The cell's
@@ -211,5 +254,6 @@ class FeedbackExporter(HTMLExporter):
             mark, box = resources["kit_top_box"]
             output = re.sub(rf"<p>{mark}</p>|{mark}", lambda _: box, output, count=1)
         output = output.replace("</head>", f'<style type="text/css">{CSS}</style>\n</head>', 1)
+        output = in_language(output, resources.get("kit_language", "en"))
         output = re.sub(r"<html>", f'<html lang="{resources.get("kit_language", "en")}">', output, count=1)
         return safe_html.with_policy(output), resources

@@ -103,14 +103,45 @@ def checks_of(nb: NotebookNode, language: str = "en") -> list[CheckCell]:
     return found
 
 
-def _name(cell: CheckCell) -> str:
+PUBLIC_PREFIX = "public_"
+"""A public check cell's grade id is this prefix and its part (``public_linear``)."""
+
+
+def check_title(check: str, language: str) -> str:
+    """A check as a student reads it: its title where that is code (``Linear.backward, W.grad``), else its section
+    and its name in the points tables, in ``language`` (``MNIST 准确率 ≥ 97 %``); an unknown name as it is."""
+    from autograder import registry
+    from autograder.course import nn_messages
+
+    found = registry.BY_NAME.get(check)
+    if found is None:
+        return check
+    if found.part not in registry.SECTIONS:
+        return found.title
+    short = nn_messages.CATALOGUE.get(f"points.short.{found.name}")
+    return f"{registry.SECTIONS[found.part]} {short.template(language) if short else found.short}"
+
+
+def cell_title(grade: str, language: str) -> str:
+    """A graded cell's name for the student, never its grade id: a hidden test cell's check, or a public check cell's
+    class (``public_linear`` → ``Linear``)."""
+    from autograder import registry
+
+    check = check_named(grade)
+    if check is not None:
+        return check_title(check, language)
+    part = grade.removeprefix(PUBLIC_PREFIX)
+    return next((c.cls for c in registry.CHECKS if c.part == part), grade)
+
+
+def _name(cell: CheckCell, language: str) -> str:
     if cell.verdict is not None:
-        return cell.verdict.check
-    return (check_named(cell.grade_id) or cell.grade_id) if cell.unreadable else cell.grade_id
+        return check_title(cell.verdict.check, language)
+    return cell_title(cell.grade_id, language)
 
 
-def _link(cell: CheckCell) -> str:
-    return f'<a href="#{html.escape(cell.grade_id)}"><code>{html.escape(_name(cell))}</code></a>'
+def _link(cell: CheckCell, language: str) -> str:
+    return f'<a href="#{html.escape(cell.grade_id)}"><code>{html.escape(_name(cell, language))}</code></a>'
 
 
 def _failure_item(cell: CheckCell, language: str) -> str:
@@ -118,7 +149,7 @@ def _failure_item(cell: CheckCell, language: str) -> str:
 
     failure = cell.verdict.failure if cell.verdict is not None else None
     points = html.escape(f"({cell.score:g} / {cell.points:g} {say.FEEDBACK_POINTS.render(language)})")
-    parts = [f'{_link(cell)} <span class="{inline.CLASS}">{points}</span>']
+    parts = [f'{_link(cell, language)} <span class="{inline.CLASS}">{points}</span>']
     if cell.unreadable:
         parts.append(f'<div class="kit-message">{html.escape(say.FEEDBACK_UNREADABLE.render(language))}</div>')
     if failure is not None:
@@ -138,7 +169,7 @@ def _by_hand_item(cell: CheckCell, language: str) -> str:
 
     points = html.escape(f"({cell.score:g} / {cell.points:g} {say.FEEDBACK_POINTS.render(language)})")
     automatic = say.FEEDBACK_AUTOMATIC(automatic=f"{cell.automatic:g}", points=f"{cell.points:g}").render(language)
-    return f'<li>{_link(cell)} <span class="{inline.CLASS}">{points}</span>: {html.escape(automatic)}</li>'
+    return f'<li>{_link(cell, language)} <span class="{inline.CLASS}">{points}</span>: {html.escape(automatic)}</li>'
 
 
 def top_box(checks: list[CheckCell], language: str, late: Lateness | None = None) -> str:
@@ -169,7 +200,7 @@ def top_box(checks: list[CheckCell], language: str, late: Lateness | None = None
         parts.append(f'<p class="kit-late"><b>{html.escape(text)}</b></p>')
     if public:
         items = "".join(
-            f'<li>{_link(c)}<div class="kit-message">{html.escape(c.error or "")}</div></li>' for c in public
+            f'<li>{_link(c, language)}<div class="kit-message">{html.escape(c.error or "")}</div></li>' for c in public
         )
         parts.append(f'<h4>{say.FEEDBACK_PUBLIC.render(language)}</h4><ul class="kit-public">{items}</ul>')
     return "".join(parts) + "</div>"
@@ -180,7 +211,7 @@ def contents(checks: list[CheckCell], language: str) -> str:
     ``language``."""
     from autograder import messages as say
 
-    items = [f"<li>{_link(c)} ({c.score:g} / {c.points:g})</li>" for c in checks if not c.public]
+    items = [f"<li>{_link(c, language)} ({c.score:g} / {c.points:g})</li>" for c in checks if not c.public]
     public = [c for c in checks if c.public]
     if public:
         count = say.FEEDBACK_PUBLIC_COUNT(failed=sum(c.failed for c in public), total=len(public)).render(language)
