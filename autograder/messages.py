@@ -463,6 +463,38 @@ REPORT_BY_HAND = message("report.by_hand", en="{cell}: {score} of {points} set b
 """A test cell's score a person set in formgrader, which nbgrader counts instead of the automatic one."""
 REPORT_LATE = message("report.late", en="{hours} h late, {penalty} points off")
 
+# --------------------------------------------------------------------------------------------- the grading kernel
+# What the grading kernel writes into a cell it stopped, cut or did not run (``autograder.grading.cell_limits``,
+# ``autograder.preprocessors.kernel``), in the edition's language.
+
+KERNEL_CELL_NUMBER = message("kernel.cell_number", en="number {number}")
+"""A cell without an nbgrader id, by its place: ``cell number 5``."""
+KERNEL_SPENT = message("kernel.spent", en="cell {cell} ({seconds} s)")
+KERNEL_BUDGET_USED = message(
+    "kernel.budget_used", en="the grading kernel's time budget for the whole notebook ({seconds} s) was used up"
+)
+KERNEL_BUDGET_USED_BY = message(
+    "kernel.budget_used_by",
+    en="the grading kernel's time budget for the whole notebook ({seconds} s) was used up, mostly by {cells}",
+)
+KERNEL_NOT_RUN = message("kernel.not_run", en="This cell was not run: {why}.")
+KERNEL_CELL_LIMIT = message("kernel.cell_limit", en="a cell may run for at most {seconds} s")
+KERNEL_STOPPED_AFTER = message("kernel.stopped_after", en="This cell was stopped after {seconds} s: {why}.")
+KERNEL_OUTPUT_CUT = message(
+    "kernel.output_cut",
+    en="... output cut after {kept} characters: the grading kernel keeps at most {cell} characters of output from "
+    "one cell and {notebook} from the whole notebook ...",
+)
+KERNEL_DIED_HERE = message("kernel.died_here", en="the kernel stopped while this cell ran ({reason}).")
+KERNEL_DIED_BEFORE = message(
+    "kernel.died_before", en="this cell was not run: the kernel stopped in cell {cell} ({reason})."
+)
+KERNEL_NOT_TAKEN = message("kernel.not_taken", en="the grader could not take what this cell sent ({reason}).")
+KERNEL_DROPPED = message(
+    "kernel.dropped",
+    en="{count} message(s) this cell's code sent to the grader were malformed and dropped: {problems}.",
+)
+
 # --------------------------------------------------------------------------------------------- the feedback's top box
 # What the top of a student's feedback says (``autograder.exporters.summary``): the failed checks, the points lost, the
 # list of hidden tests. A number of points is a field, formatted as the feedback shows it (``f"{points:g}"``).

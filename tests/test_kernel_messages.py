@@ -327,3 +327,48 @@ def test_a_display_update_counts_every_output_it_rewrites(tmp_path: Path) -> Non
     execute.process_message(message("update_display_data", update), second, 1)
     assert len(first.outputs) > 100 and not execute._unhandled  # each display also rewrites the earlier ones
     assert len(nbformat.writes(execute.nb)) < 1_000_000
+
+
+@pytest.mark.parametrize(
+    ("language", "not_run", "stopped", "cut"),
+    [
+        (
+            "en",
+            "This cell was not run: the grading kernel's time budget for the whole notebook (6 s) was used up, mostly "
+            "by cell 'linear' (4 s).",
+            "This cell was stopped after 3 s: a cell may run for at most 3 s.",
+            "... output cut after 1,000 characters: the grading kernel keeps at most 1,000 characters",
+        ),
+        (
+            "zh",
+            "这个单元格没有运行：评分内核给整个 notebook 的时间（6 秒）已经用完，主要用在单元格 'linear'（4 秒）。",
+            "这个单元格运行 3 秒后被停止：一个单元格最多只能运行 3 秒。",
+            "……输出在 1,000 个字符处被截断：评分内核对一个单元格最多保留 1,000 个字符的输出",
+        ),
+    ],
+)
+def test_the_kernels_notes_are_written_in_the_editions_language(
+    language: str, not_run: str, stopped: str, cut: str
+) -> None:
+    from autograder.grading.cell_limits import TimeBudget
+
+    budget = TimeBudget(6)
+    budget.start_notebook(language)
+    budget._spent["'linear'"] = 4.0
+    assert budget.not_run().evalue == not_run
+    assert budget.stopped(3, 3, "'mlp'")["evalue"] == stopped
+    cap, cell = OutputCap(1_000, 1_000_000), nbformat.v4.new_code_cell()
+    cap.start_notebook(language)
+    cap.start_cell()
+    cap.process(message("stream", {"name": "stdout", "text": "x" * 5_000}), cell, _handle(cell))
+    assert cut in cell.outputs[-1].text, cell.outputs[-1].text
+
+
+def test_the_kernel_writes_in_the_language_of_the_edition_it_grades() -> None:
+    from autograder.preprocessors.kernel import _language
+    from autograder.settings import load_course_config
+    from conftest import REPO
+
+    config = load_course_config(REPO)
+    assert _language(config, {"nbgrader": {"assignment": "mlp_zh"}}) == "zh"
+    assert _language(config, {"nbgrader": {"assignment": "mlp"}}) == "en" == _language(config, {})

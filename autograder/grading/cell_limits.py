@@ -9,7 +9,8 @@ empty outputs is cut like a flood of text. ``TimeBudget`` is the whole notebook'
 ``KitGrading.kernel_total_seconds``: each cell runs for at most its own timeout
 and what is left of that budget; a cell past its time is stopped and the next
 cell runs; once the budget is spent the remaining code cells are not run, and
-say which cells took the time.
+say which cells took the time. Every note is a message of ``autograder.messages`` (``kernel.*``), written in the
+edition's language (``start_notebook``).
 """
 
 from __future__ import annotations
@@ -30,10 +31,12 @@ OUTPUT_CHARS = 64  # what one output costs beyond its strings: about the JSON of
 ERRORS_AFTER_CUT = 1  # errors of a cell still kept (shortened) once its output is cut: its own exception, not a flood
 
 
-def cell_name(cell: NotebookNode | None, index: int) -> str:
+def cell_name(cell: NotebookNode | None, index: int, language: str = "en") -> str:
     """A cell as the student knows it: its nbgrader id (the answer cell 'linear'), else its place."""
+    from autograder import messages as say
+
     name = grade_id(cell)
-    return repr(name) if name else f"number {index + 1}"
+    return repr(name) if name else say.KERNEL_CELL_NUMBER(number=index + 1).render(language)
 
 
 def error_output(name: str, text: str) -> NotebookNode:
@@ -71,10 +74,12 @@ class TimeBudget:
 
     def __init__(self, seconds: int) -> None:
         self.seconds = seconds
+        self.language = "en"
         self._spent: dict[str, float] = defaultdict(float)
 
-    def start_notebook(self) -> None:
+    def start_notebook(self, language: str = "en") -> None:
         self._spent.clear()
+        self.language = language
 
     @contextmanager
     def timing(self, name: str) -> Iterator[None]:
@@ -94,16 +99,20 @@ class TimeBudget:
 
     def not_run(self) -> NotebookNode:
         """The output of a code cell not run because the budget is spent."""
-        return error_output("TimeBudgetUsedUp", f"This cell was not run: {self.used_up()}.")
+        from autograder import messages as say
+
+        return error_output("TimeBudgetUsedUp", say.KERNEL_NOT_RUN(why=self.used_up()).render(self.language))
 
     def stopped(self, timeout: int, own: int | None, running: str) -> dict[str, Any]:
         """nbclient's ``error_on_timeout`` for the cell ``running``, stopped after ``timeout`` s (``own``: its own
         timeout)."""
+        from autograder import messages as say
+
         if own is not None and timeout >= own:
-            why = f"a cell may run for at most {own} s"
+            why = say.KERNEL_CELL_LIMIT(seconds=own).render(self.language)
         else:
             why = self.used_up(running=(running, timeout))
-        evalue = f"This cell was stopped after {timeout} s: {why}."
+        evalue = say.KERNEL_STOPPED_AFTER(seconds=timeout, why=why).render(self.language)
         return {
             "ename": "CellTimeoutError",
             "evalue": evalue,
@@ -117,10 +126,14 @@ class TimeBudget:
         if running:
             spent[running[0]] += running[1]
         biggest = sorted(spent.items(), key=lambda item: -item[1])[:3]
-        cells = ", ".join(f"cell {name} ({seconds:.0f} s)" for name, seconds in biggest if seconds >= 1)
-        return f"the grading kernel's time budget for the whole notebook ({self.seconds} s) was used up" + (
-            f", mostly by {cells}" if cells else ""
-        )
+        from autograder import messages as say
+        from autograder.course.nn_messages import ALL_OF
+
+        cells = [say.KERNEL_SPENT(cell=name, seconds=f"{seconds:.0f}") for name, seconds in biggest if seconds >= 1]
+        if not cells:
+            return say.KERNEL_BUDGET_USED(seconds=self.seconds).render(self.language)
+        listed = ALL_OF(items=cells) if len(cells) > 1 else cells[0]
+        return say.KERNEL_BUDGET_USED_BY(seconds=self.seconds, cells=listed).render(self.language)
 
 
 class OutputCap:
@@ -129,12 +142,14 @@ class OutputCap:
 
     def __init__(self, cell_limit: int, notebook_limit: int) -> None:
         self._cell_limit, self._notebook_limit = cell_limit, notebook_limit
+        self.language = "en"
         self._cell_chars = self._notebook_chars = 0
         self._cut = False
         self._errors_after_cut = 0
 
-    def start_notebook(self) -> None:
+    def start_notebook(self, language: str = "en") -> None:
         self._notebook_chars = 0
+        self.language = language
 
     def start_cell(self) -> None:
         self._cell_chars, self._cut, self._errors_after_cut = 0, False, 0
@@ -169,14 +184,10 @@ class OutputCap:
         self._notebook_chars += max(room, 0) if msg["msg_type"] == "stream" else 0
         self._cell_chars = self._cell_limit
         if not self._cut:
+            from autograder import messages as say
+
             self._cut = True
-            cell.outputs.append(
-                NotebookNode(
-                    output_type="stream",
-                    name="stdout",
-                    text=f"\n... output cut after {kept:,} characters: the grading kernel keeps at most "
-                    f"{self._cell_limit:,} characters of output from one cell and {self._notebook_limit:,} from the "
-                    "whole notebook ...\n",
-                )
-            )
+            limits = {"kept": f"{kept:,}", "cell": f"{self._cell_limit:,}", "notebook": f"{self._notebook_limit:,}"}
+            note = say.KERNEL_OUTPUT_CUT(**limits).render(self.language)
+            cell.outputs.append(NotebookNode(output_type="stream", name="stdout", text=f"\n{note}\n"))
         return out

@@ -24,16 +24,25 @@ from nbformat import NotebookNode
 from nbgrader.preprocessors import Execute
 from traitlets import Bool
 
+from autograder import messages as say
 from autograder.faults import GraderFault, recording_faults
 from autograder.grading import stage
 from autograder.grading.cell_limits import OutputCap, TimeBudget, cell_name, error_output
 from autograder.grading.kernel import MALFORMED, SandboxKernelManager
 from autograder.sandbox import SandboxError
-from autograder.settings import KitGrading
+from autograder.settings import CoursePaths, KitGrading
 
 GRADERS = (GraderFault, SandboxError, MemoryError, OSError)
 """Errors that are the grader's whenever they happen: this process's memory or files, the sandbox."""
 KERNEL_STOPPED = (DeadKernelError, CellTimeoutError)
+
+
+def _language(config: Any, resources: Any) -> str:
+    """The language of the edition being graded (its release's ``nn_i18n``), English if it cannot be told."""
+    from autograder.helpers import edition_language
+
+    assignment = (resources or {}).get("nbgrader", {}).get("assignment")
+    return edition_language(CoursePaths(config).release(assignment)) if assignment else "en"
 
 
 class SandboxedExecute(Execute):
@@ -54,6 +63,7 @@ class SandboxedExecute(Execute):
         self._budget = TimeBudget(kit.kernel_total_seconds)
         self._running = -1
         self._cells = 0
+        self._language = "en"  # the edition's, which the notes in the cells are written in
         self._unhandled: list[str] = []  # messages nbclient failed on, in the cell running
         self._kernel: Any = None  # the notebook's kernel manager: nbclient forgets it when it cleans the kernel up
 
@@ -62,8 +72,9 @@ class SandboxedExecute(Execute):
         self._running = -1
         self._cells = len(nb.cells)
         self._kernel = km
-        self._output.start_notebook()
-        self._budget.start_notebook()
+        self._language = _language(self.config, resources)
+        self._output.start_notebook(self._language)
+        self._budget.start_notebook(self._language)
         try:
             return super().preprocess(nb, resources, km)
         except GRADERS:
@@ -72,15 +83,15 @@ class SandboxedExecute(Execute):
             reason = f"{type(error).__name__}: {str(error).splitlines()[0] if str(error) else 'no reply'}"
             if self._running < 0:  # no code cell was sent to the kernel: nothing of the student's ran
                 raise GraderFault(f"the grading kernel could not start ({reason})") from error
-            stopped = cell_name(nb.cells[self._running], self._running)
+            stopped = cell_name(nb.cells[self._running], self._running, self._language)
             for index, cell in enumerate(nb.cells[self._running :], self._running):
                 if cell.cell_type == "code":
                     said = (
-                        f"the kernel stopped while this cell ran ({reason})."
+                        say.KERNEL_DIED_HERE(reason=reason)
                         if index == self._running
-                        else f"this cell was not run: the kernel stopped in cell {stopped} ({reason})."
+                        else say.KERNEL_DIED_BEFORE(cell=stopped, reason=reason)
                     )
-                    cell.outputs = [*cell.get("outputs", []), error_output("KernelDied", said)]
+                    cell.outputs = [*cell.get("outputs", []), error_output("KernelDied", said.render(self._language))]
             self.log.warning("The kernel stopped at cell %d (%s); grading goes on", self._running, reason)
             return nb, resources
 
@@ -98,13 +109,13 @@ class SandboxedExecute(Execute):
         self._running = index  # from here on, what happens in the kernel is this cell's
         stage.report(stage.Stage("kernel", index + 1, self._cells))
         try:
-            with self._budget.timing(cell_name(cell, index)):
+            with self._budget.timing(cell_name(cell, index, self._language)):
                 return super().preprocess_cell(cell, resources, index)
         except (*GRADERS, *KERNEL_STOPPED):
             raise
         except Exception as error:  # noqa: BLE001 - the kernel answered this cell with something nbclient could not take
             self.log.warning("Cell %d failed in nbclient (%r); the next cell runs", index, error)
-            said = f"the grader could not take what this cell sent ({type(error).__name__}: {str(error)[:200]})."
+            said = say.KERNEL_NOT_TAKEN(reason=f"{type(error).__name__}: {str(error)[:200]}").render(self._language)
             cell.outputs = [*cell.get("outputs", []), error_output(MALFORMED, said)]
             return cell, resources
         finally:
@@ -117,11 +128,7 @@ class SandboxedExecute(Execute):
         count, problems = count + len(self._unhandled), [*problems, *self._unhandled][:3]
         self._unhandled = []
         if count:
-            said = (
-                f"{count} message(s) this cell's code sent to the grader were malformed and dropped: "
-                + "; ".join(problems)
-                + "."
-            )
+            said = say.KERNEL_DROPPED(count=count, problems="; ".join(problems)).render(self._language)
             cell.outputs = [*cell.get("outputs", []), error_output(MALFORMED, said)]
 
     def _get_timeout(self, cell: NotebookNode | None) -> int | None:
@@ -129,7 +136,7 @@ class SandboxedExecute(Execute):
 
     async def _async_handle_timeout(self, timeout: int, cell: NotebookNode | None = None) -> dict[str, Any] | None:
         own = super()._get_timeout(cell)
-        self.error_on_timeout = self._budget.stopped(timeout, own, cell_name(cell, self._running))
+        self.error_on_timeout = self._budget.stopped(timeout, own, cell_name(cell, self._running, self._language))
         return await super()._async_handle_timeout(timeout, cell)
 
     def process_message(self, msg: dict[str, Any], cell: NotebookNode, cell_index: int) -> NotebookNode | None:
