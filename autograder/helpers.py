@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import ast
 from pathlib import Path
+from typing import Any
 
 
 def edition_language(release: Path) -> str:
@@ -21,3 +22,12 @@ def edition_language(release: Path) -> str:
         if isinstance(node, ast.Assign) and [getattr(t, "id", "") for t in node.targets] == ["LANGUAGE"]:
             return str(ast.literal_eval(node.value))
     return "en"
+
+
+def graded_language(config: Any, resources: Any) -> str:
+    """The language of the edition a preprocessor is grading (nbgrader names its assignment in ``resources``): the
+    language its notes are written in; English if it cannot be told."""
+    from autograder.settings import CoursePaths
+
+    assignment = (resources or {}).get("nbgrader", {}).get("assignment")
+    return edition_language(CoursePaths(config).release(assignment)) if assignment else "en"

@@ -490,6 +490,8 @@ KERNEL_DIED_BEFORE = message(
     "kernel.died_before", en="this cell was not run: the kernel stopped in cell {cell} ({reason})."
 )
 KERNEL_NOT_TAKEN = message("kernel.not_taken", en="the grader could not take what this cell sent ({reason}).")
+OUTPUT_CUT = message("kernel.output_cut_all", en="... output cut: {chars} characters in all ...")
+"""An output longer than the graded notebook keeps (``KitGrading.max_output_chars``)."""
 KERNEL_DROPPED = message(
     "kernel.dropped",
     en="{count} message(s) this cell's code sent to the grader were malformed and dropped: {problems}.",

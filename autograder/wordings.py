@@ -176,6 +176,7 @@ WORDINGS: dict[str, dict[str, str]] = {
         "kernel.died_here": "内核在运行这个单元格时停止了（{reason}）。",
         "kernel.died_before": "这个单元格没有运行：内核在单元格 {cell} 中停止了（{reason}）。",
         "kernel.not_taken": "评分程序无法接收这个单元格发出的内容（{reason}）。",
+        "kernel.output_cut_all": "……输出被截断：共 {chars} 个字符……",
         "kernel.dropped": "这个单元格的代码发给评分程序的 {count} 条消息格式有误，已被丢弃：{problems}。",
         "feedback.failed": "未通过的检查",
         "feedback.lost": "共 {total} 分，失去 {lost} 分",

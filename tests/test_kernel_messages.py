@@ -365,10 +365,28 @@ def test_the_kernels_notes_are_written_in_the_editions_language(
 
 
 def test_the_kernel_writes_in_the_language_of_the_edition_it_grades() -> None:
-    from autograder.preprocessors.kernel import _language
+    from autograder.helpers import graded_language as _language
     from autograder.settings import load_course_config
     from conftest import REPO
 
     config = load_course_config(REPO)
     assert _language(config, {"nbgrader": {"assignment": "mlp_zh"}}) == "zh"
     assert _language(config, {"nbgrader": {"assignment": "mlp"}}) == "en" == _language(config, {})
+
+
+@pytest.mark.parametrize(
+    ("assignment", "note"),
+    [("mlp", "... output cut: 50 characters in all ..."), ("mlp_zh", "……输出被截断：共 50 个字符……")],
+)
+def test_a_long_output_is_cut_with_a_note_in_the_editions_language(assignment: str, note: str) -> None:
+    from autograder.preprocessors.sanitize import LimitOutputSize
+    from autograder.settings import load_course_config
+    from conftest import REPO
+
+    config = load_course_config(REPO)
+    config.KitGrading.max_output_chars = 20
+    cell = nbformat.v4.new_code_cell()
+    cell.outputs = [nbformat.v4.new_output("stream", name="stdout", text="y" * 50)]
+    nb = nbformat.v4.new_notebook(cells=[cell])
+    LimitOutputSize(config=config).preprocess(nb, {"nbgrader": {"assignment": assignment}})
+    assert cell.outputs[0].text == "y" * 20 + "\n" + note

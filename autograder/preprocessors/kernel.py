@@ -29,20 +29,13 @@ from autograder.faults import GraderFault, recording_faults
 from autograder.grading import stage
 from autograder.grading.cell_limits import OutputCap, TimeBudget, cell_name, error_output
 from autograder.grading.kernel import MALFORMED, SandboxKernelManager
+from autograder.helpers import graded_language
 from autograder.sandbox import SandboxError
-from autograder.settings import CoursePaths, KitGrading
+from autograder.settings import KitGrading
 
 GRADERS = (GraderFault, SandboxError, MemoryError, OSError)
 """Errors that are the grader's whenever they happen: this process's memory or files, the sandbox."""
 KERNEL_STOPPED = (DeadKernelError, CellTimeoutError)
-
-
-def _language(config: Any, resources: Any) -> str:
-    """The language of the edition being graded (its release's ``nn_i18n``), English if it cannot be told."""
-    from autograder.helpers import edition_language
-
-    assignment = (resources or {}).get("nbgrader", {}).get("assignment")
-    return edition_language(CoursePaths(config).release(assignment)) if assignment else "en"
 
 
 class SandboxedExecute(Execute):
@@ -72,7 +65,7 @@ class SandboxedExecute(Execute):
         self._running = -1
         self._cells = len(nb.cells)
         self._kernel = km
-        self._language = _language(self.config, resources)
+        self._language = graded_language(self.config, resources)
         self._output.start_notebook(self._language)
         self._budget.start_notebook(self._language)
         try:

@@ -41,6 +41,7 @@ from nbgrader.preprocessors import NbGraderPreprocessor
 
 from autograder.cell_ids import grade_id, nbgrader
 from autograder.grading.submissions import refusal_note, refused_files
+from autograder.helpers import graded_language
 from autograder.settings import CoursePaths, KitGrading
 from autograder.verdict import is_verdict
 
@@ -110,15 +111,25 @@ class DropForgedVerdicts(NbGraderPreprocessor):
 
 
 class LimitOutputSize(NbGraderPreprocessor):
-    """Cut every output text longer than ``KitGrading.max_output_chars`` (nbgrader's LimitOutput counts lines)."""
+    """Cut every output text longer than ``KitGrading.max_output_chars`` (nbgrader's LimitOutput counts lines), with a
+    note in the edition's language."""
+
+    _language = "en"
 
     @functools.cached_property
     def _limit(self) -> int:
         return KitGrading(config=self.config).max_output_chars
 
     def _cut(self, text: str) -> str:
-        limit = self._limit
-        return text if len(text) <= limit else f"{text[:limit]}\n... output cut: {len(text):,} characters in all ..."
+        from autograder import messages as say
+
+        if len(text) <= self._limit:
+            return text
+        return f"{text[: self._limit]}\n{say.OUTPUT_CUT(chars=f'{len(text):,}').render(self._language)}"
+
+    def preprocess(self, nb: NotebookNode, resources: dict[str, Any]) -> tuple[NotebookNode, dict[str, Any]]:
+        self._language = graded_language(self.config, resources)
+        return super().preprocess(nb, resources)
 
     def preprocess_cell(
         self, cell: NotebookNode, resources: dict[str, Any], index: int
