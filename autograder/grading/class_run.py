@@ -1,7 +1,9 @@
 """Grading a whole class, the pipeline of ``python -m autograder grade``: one ``nbgrader autograde`` per submission.
 
-Before the first student it resolves and validates what grading needs (the release, the grading secret, MNIST, the
-sandbox: ``autograder.grading.prepare``) and stops with the reason if something is missing. Each submission is
+Before the first student it refuses a course whose private state other users can read (``privacy``: everything it
+writes is then its owner's alone, under umask 077), resolves and validates what grading needs (the release, the
+grading secret, MNIST, the sandbox: ``autograder.grading.prepare``) and stops with the reason if something is
+missing. Each submission is
 autograded by its own ``nbgrader autograde --student`` process, N at a time, all writing the one gradebook
 (``autograder.grading.autograde``). A failure of grading itself (not of the student's code) is retried; if it
 persists, that submission is left ungraded (no grade is written; an earlier grade stays), the reason is printed and
