@@ -129,12 +129,6 @@ def test_grading_writes_under_a_private_umask_and_restores_it_after(
         os.umask(before)
 
 
-def test_released_feedback_is_readable_by_the_student_through_the_exchange(tmp_path: Path) -> None:
-    (tmp_path / "mlp.html").touch(mode=0o600)
-    privacy.release_feedback_readable(tmp_path)
-    assert stat.S_IMODE((tmp_path / "mlp.html").stat().st_mode) == 0o644
-
-
 def test_the_demo_makes_its_course_private_before_it_builds_it(
     open_folder: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

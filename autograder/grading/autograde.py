@@ -20,7 +20,6 @@ from pathlib import Path
 from typing import Any
 
 from autograder.faults import FAULT_RECORD_ENV, Fault
-from autograder.grading.privacy import release_feedback_readable
 from autograder.grading.stage import STAGE_RECORD_ENV
 from autograder.grading.submissions import mark_graded
 from autograder.settings import CoursePaths
@@ -170,13 +169,11 @@ def feedback_one(paths: CoursePaths, assignment: str, student: str, env: dict[st
     """Write a graded submission's feedback HTML from this grading (``nbgrader generate_feedback --force``); return
     why it could not be, or None. An earlier grading's feedback is removed first: none outlives its grade."""
     coursedir = paths.coursedir
-    folder = Path(coursedir.format_path(coursedir.feedback_directory, student, assignment))
-    shutil.rmtree(folder, ignore_errors=True)
+    shutil.rmtree(Path(coursedir.format_path(coursedir.feedback_directory, student, assignment)), ignore_errors=True)
     log = log_path(paths, student).with_suffix(".feedback.log")
     command = [sys.executable, "-m", "nbgrader", "generate_feedback", assignment, "--student", student, "--force"]
     returncode = run_limited(command, paths.root, env, log, FEEDBACK_SECONDS)
     if returncode == 0:
-        release_feedback_readable(folder)
         return None
     return f"nbgrader generate_feedback {'ran too long' if returncode is None else 'failed'}, see {log}"
 

@@ -90,10 +90,3 @@ def private_files() -> Iterator[None]:
         yield
     finally:
         os.umask(previous)
-
-
-def release_feedback_readable(folder: Path) -> None:
-    """Let other users read the feedback HTML in ``folder``: ``nbgrader release_feedback`` copies each file's mode
-    into the exchange, where the student must read it. The folders above still keep it private here."""
-    for html in folder.glob("*.html"):
-        html.chmod(html.stat().st_mode | stat.S_IRGRP | stat.S_IROTH)
