@@ -98,6 +98,7 @@ def ordinary_user(folder: Path):
     if os.geteuid() == 0:
         subprocess.run(["chown", "-R", f"{anywhere.INSTRUCTOR}:", str(shared)], check=True)
         shared.chmod(0o755)
+        course.chmod(0o700)  # the instructor's alone: grade refuses a course others can read
     python = anywhere._python_for(prefix, env, shared)
     return course, grade(course, "--jobs", "2", env=env, user=prefix, python=python)
 

@@ -214,7 +214,7 @@ def test_the_guides_walk_over_the_exchange_with_an_instructor_and_two_students()
             pytest.skip(f"an ordinary user cannot sandbox here: {usable.stdout[-300:]}{usable.stderr[-300:]}")
         for name, user in students.items():  # each student's set-up (docs/student-guide.md), and the handed-out file
             work = Path(user.pw_dir) / WORK
-            work.mkdir()
+            work.mkdir(mode=0o700)  # the guide's `chmod 700 .`: their work is theirs alone
             (work / ".venv").symlink_to(venv)
             student_config = STUDENT_CONFIG.read_text()
             (work / "nbgrader_config.py").write_text(

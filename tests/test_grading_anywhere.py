@@ -83,6 +83,7 @@ def test_an_ordinary_user_grades_a_course_outside_the_repository_with_relative_d
             shutil.rmtree(home / ".local" / "share" / "dl-notes-kit", ignore_errors=True)
             subprocess.run(["chown", "-R", f"{INSTRUCTOR}:", str(folder)], check=True)
             folder.chmod(0o755)
+            course.chmod(0o700)  # the instructor's alone: grade refuses a course others can read
         # as an instructor types it in the course folder: the interpreter by a relative path (through `..`)
         python = os.path.relpath(_python_for(prefix, env, folder), course)
         result = grade(course, "--jobs", "2", env=env, user=prefix, python=python)

@@ -17,8 +17,10 @@ from pathlib import Path
 
 from autograder import classroom
 from autograder.classroom import Edit, apply_edits
+from autograder.cli.grade import refusal
 from autograder.faults import GraderFault
 from autograder.grading.class_run import grade_class
+from autograder.grading.privacy import CourseExposed
 from autograder.sandbox import SandboxError, check_available
 
 ROSTER = (
@@ -77,6 +79,8 @@ def _clear(course: Path) -> None:
 def _build(course: Path) -> dict[str, tuple[str, str]]:
     """The course with its release and solution; each student -> (what they hand in, their notebook)."""
     print(f"Building the course in {course} (nbgrader generate_assignment, generate_solution) ...", flush=True)
+    course.mkdir(parents=True)
+    course.chmod(0o700)  # its gradebook and students' work are the instructor's alone, as grading requires
     classroom.new_course(course)
     solution = (course / "solutions" / classroom.ASSIGNMENT / classroom.NOTEBOOK).read_text()
     return {
@@ -107,6 +111,8 @@ def _grade(course: Path) -> None:
         results = grade_class(course, classroom.ASSIGNMENT, classroom.NOTEBOOK, jobs=2, force=True)
     except (SandboxError, GraderFault) as error:
         raise SystemExit(f"Cannot grade: {error}") from None
+    except CourseExposed as refused:  # the course is made private in _build: only if its folder was changed since
+        raise SystemExit(refusal(refused.exposed)) from None
     if not all(results.values()):
         raise SystemExit("Grading failed for a reason that is not the students' (see above); nothing to show.")
     print(f"  took {time.perf_counter() - start:.0f} s", flush=True)

@@ -8,19 +8,22 @@ if nobody could be graded. While it runs it shows which submission is at which s
 the MNIST gate's training) and for how long; each graded submission's feedback is written right after its grade. It
 ends by writing the class report (``python -m autograder report``), every graded student linked to that feedback, and
 saying what the class's grading came to: scores, the checks lost and the causes named most often, where the report
-and feedback are.
+and feedback are. It refuses to grade, with the ``chmod`` that fixes it, while other users can read the course's
+gradebook, submissions, graded notebooks, feedback, logs or reports (``autograder.grading.privacy``).
 """
 
 from __future__ import annotations
 
 import argparse
 import os
+import shlex
 import sys
 from pathlib import Path
 
 from autograder import sandbox
 from autograder.faults import GraderFault
 from autograder.grading.class_run import grade_class
+from autograder.grading.privacy import CourseExposed, Exposed
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -55,7 +58,19 @@ def main(argv: list[str] | None = None) -> int:
     except (sandbox.SandboxError, GraderFault) as error:
         print(f"Cannot grade, nobody was graded: {error}", file=sys.stderr)
         return 2
+    except CourseExposed as refused:
+        print(refusal(refused.exposed), file=sys.stderr)
+        return 2
     return 0 if all(results.values()) else 1
+
+
+def refusal(exposed: Exposed) -> str:
+    """Why grading is refused while other users can read the course's private state, and the command to run."""
+    listed = "".join(f"\n  {path}" for path in exposed.paths)
+    return (
+        f"Cannot grade, nobody was graded: other users can read the course's private state (students' work, "
+        f"grades, feedback):{listed}\nMake it private, then run the same command again:\n  {shlex.join(exposed.fix)}"
+    )
 
 
 if __name__ == "__main__":

@@ -1,7 +1,9 @@
 """Grading a whole class, the pipeline of ``python -m autograder grade``: one ``nbgrader autograde`` per submission.
 
-Before the first student it resolves and validates what grading needs (the release, the grading secret, MNIST, the
-sandbox: ``autograder.grading.prepare``) and stops with the reason if something is missing. Each submission is
+Before the first student it refuses a course whose private state other users can read (``privacy``: everything it
+writes is then its owner's alone, under umask 077), resolves and validates what grading needs (the release, the
+grading secret, MNIST, the sandbox: ``autograder.grading.prepare``) and stops with the reason if something is
+missing. Each submission is
 autograded by its own ``nbgrader autograde --student`` process, N at a time, all writing the one gradebook
 (``autograder.grading.autograde``). A failure of grading itself (not of the student's code) is retried; if it
 persists, that submission is left ungraded (no grade is written; an earlier grade stays), the reason is printed and
@@ -44,7 +46,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from autograder.faults import Fault, GraderFault
-from autograder.grading import pressure
+from autograder.grading import pressure, privacy
 from autograder.grading.autograde import (
     Attempt,
     autograde_one,
@@ -71,6 +73,7 @@ if TYPE_CHECKING:
 RETRY_WAIT = 300.0  # seconds a submission the grader failed may wait for a quieter machine before its next try
 
 
+@privacy.private_files()  # nbgrader's children and the report write what only the owner (umask 077) reads
 def grade_class(
     course: Path,
     assignment: str,
@@ -84,10 +87,14 @@ def grade_class(
     """Autograde every (or every listed) submitted student, ``jobs`` at a time; return student -> graded.
 
     With ``scheduler`` (or ``KitGrading.scheduler``), each submission is a task on that Dask cluster instead.
-    Raises ``GraderFault`` or ``sandbox.SandboxError`` before anyone is graded if grading cannot be trusted here.
+    Raises ``GraderFault`` or ``sandbox.SandboxError`` before anyone is graded if grading cannot be trusted here,
+    ``privacy.CourseExposed`` if other users can read the course's private state.
     """
     config = load_course_config(course)
     paths, kit = CoursePaths(config), KitGrading(config=config)
+    exposed = privacy.exposed(paths)
+    if exposed is not None:
+        raise privacy.CourseExposed(exposed)
     grading = prepare_grading(config, assignment)
     _this_environments_scripts_first()
     require_assignment(paths, assignment)
