@@ -190,6 +190,16 @@ def _the_rest_of_the_week(
         else:
             assert "after the due date" in html and f"{PER_DAY:g} points off" in html
 
+    # no student reads another's work, feedback or grades (the student guide's `chmod 700 .`, the course's)
+    for reader, owner in ((students["kit-x-bob"], "kit-x-alice"), (students["kit-x-alice"], "kit-x-bob")):
+        theirs = Path(students[owner].pw_dir) / WORK / classroom.ASSIGNMENT
+        for path in (theirs / classroom.NOTEBOOK, course / "gradebook.db", course / "grades.csv"):
+            read = _run(reader, f"head -c 1 '{path}'", Path("/"), "/usr/bin:/bin")
+            assert read.returncode != 0, f"{reader.pw_name} can read {path}"
+        for folder in (theirs / "feedback", course / "feedback" / owner, course / "submitted" / owner):
+            listed = _run(reader, f"ls '{folder}'", Path("/"), "/usr/bin:/bin")
+            assert listed.returncode != 0, f"{reader.pw_name} can list {folder}"
+
 
 def test_the_guides_walk_over_the_exchange_with_an_instructor_and_two_students() -> None:
     if os.geteuid() != 0:

@@ -3,7 +3,6 @@ users can read, with the ``chmod`` that fixes it, and what it writes is its owne
 
 from __future__ import annotations
 
-import os
 import shlex
 import shutil
 import stat
@@ -106,27 +105,6 @@ def test_the_grade_command_refuses_an_exposed_course_grades_nothing_and_prints_t
     assert grade_cli.main(["mlp"]) == 2
     assert prepared == [] and {p.name for p in course.iterdir()} == {"gradebook.db", "nbgrader_config.py", "submitted"}
     assert f"\n  chmod o-rwx {course}\n" in capsys.readouterr().err + "\n"
-
-
-def test_grading_writes_under_a_private_umask_and_restores_it_after(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    course = _course(tmp_path)
-    seen: list[int] = []
-
-    def prepare(*args: object) -> None:
-        seen.append(os.umask(0o077))
-        os.umask(seen[-1])
-        raise GraderFault("stop here")
-
-    monkeypatch.setattr(class_run, "prepare_grading", prepare)
-    before = os.umask(0o022)
-    try:
-        with pytest.raises(GraderFault, match="stop here"):
-            class_run.grade_class(course, "mlp", "mlp.ipynb", jobs=1)
-        assert seen == [0o077] and os.umask(0o022) == 0o022
-    finally:
-        os.umask(before)
 
 
 def test_the_demo_makes_its_course_private_before_it_builds_it(

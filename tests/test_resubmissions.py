@@ -5,6 +5,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
 from autograder.grading.resubmissions import latest_in_exchange, uncollected
 from autograder.settings import CoursePaths, load_course_config
 
@@ -54,8 +56,11 @@ def test_a_resubmission_or_a_submission_never_collected_is_named_and_a_collected
     assert "`nbgrader collect --update --student ben mlp`" in line and "2026-12-05 18:30:00" in line
 
 
-def test_a_course_without_an_exchange_to_list_has_nothing_to_compare(tmp_path: Path) -> None:
+def test_a_course_without_an_exchange_to_list_has_nothing_to_compare_and_says_nothing(
+    tmp_path: Path, capfd: pytest.CaptureFixture[str]
+) -> None:
     course = _course(tmp_path)  # configured, but nothing was ever released or submitted there
     config = load_course_config(course)
     assert latest_in_exchange(config, "mlp") is None
     assert uncollected(config, CoursePaths(config), "mlp") is None
+    assert capfd.readouterr() == ("", "")  # not the exchange's "Unwritable directory, please contact your instructor"

@@ -12,7 +12,7 @@
 - ``pace``: the MNIST gate's speed, the worker's CPU time against the grader's own training run beside it;
 - ``course_data``: MNIST found and validated once, before the first student;
 - ``privacy``: what of a course's private state other users can read and the ``chmod`` that stops it (``grade``
-  refuses until then), and the umask grading writes under;
+  refuses until then);
 - ``class_run``: a whole class graded, the pipeline of ``python -m autograder grade``, from ``submissions`` (made
   gradable, marked once graded), ``autograde`` (one submission's ``nbgrader autograde`` within its limit),
   ``cluster`` (the same as a task on a Dask worker), ``progress`` and ``summary`` (what the terminal shows, from the

@@ -1,7 +1,7 @@
 """Grading a whole class, the pipeline of ``python -m autograder grade``: one ``nbgrader autograde`` per submission.
 
 Before the first student it refuses a course whose private state other users can read (``privacy``: everything it
-writes is then its owner's alone, under umask 077), resolves and validates what grading needs (the release, the
+writes is then out of their reach), resolves and validates what grading needs (the release, the
 grading secret, MNIST, the sandbox: ``autograder.grading.prepare``) and stops with the reason if something is
 missing. Each submission is
 autograded by its own ``nbgrader autograde --student`` process, N at a time, all writing the one gradebook
@@ -73,7 +73,6 @@ if TYPE_CHECKING:
 RETRY_WAIT = 300.0  # seconds a submission the grader failed may wait for a quieter machine before its next try
 
 
-@privacy.private_files()  # nbgrader's children and the report write what only the owner (umask 077) reads
 def grade_class(
     course: Path,
     assignment: str,

@@ -1,27 +1,22 @@
-"""A course's private state kept from other users: what of it they can read, the ``chmod`` that stops it, and the
-umask grading writes under.
+"""A course's private state kept from other users: what of it they can read, and the ``chmod`` that stops it.
 
 Private state: the gradebook (a SQLite file), ``submitted/``, ``autograded/``, ``feedback/``, the kit's records and
 logs (``KitGrading.graded_dir``) and ``reports/``. Other users (neither the owner nor the file's group: a staff group
 may share the course with TAs) can read a path when every folder above it, up to ``/``, lets them through (o+x) and
 the path lets them read it (o+r; a folder also o+x, since names inside it, students' login names, can be guessed).
-So a 644 gradebook in a 700 course, or in a 755 course inside a 700 home, is private.
+So a 644 gradebook in a 700 course, or in a 755 course inside a 700 home, is private, and so is everything grading
+writes there: no umask is needed (one of 077 would also hide the grader's own files from the sandbox, which runs as
+another user under root).
 """
 
 from __future__ import annotations
 
-import contextlib
 import os
 import stat
-from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
 from autograder.settings import CoursePaths
-
-UMASK = 0o077
-"""What grading writes is its owner's alone; a staff group is given it again with ``chmod -R g+rX`` (see the
-instructor guide): a umask of 007 would also give it to a shared primary group such as ``users``."""
 
 
 @dataclass(frozen=True)
@@ -80,13 +75,3 @@ def exposed(paths: CoursePaths) -> Exposed | None:
         return None
     targets = sorted({paths.root if p.is_relative_to(paths.root) else p for p in found})
     return Exposed(found, ("chmod", "o-rwx", *map(str, targets)))
-
-
-@contextlib.contextmanager
-def private_files() -> Iterator[None]:
-    """Within it, files this process and its children create are the owner's alone (``UMASK``); restored after."""
-    previous = os.umask(UMASK)
-    try:
-        yield
-    finally:
-        os.umask(previous)
