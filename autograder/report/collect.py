@@ -216,7 +216,7 @@ def by_hand_and_late(gradebook: Any, assignment: str) -> tuple[dict[str, list[By
 
 
 @dataclass
-class Gradebook:
+class GradebookRead:
     """What the report reads of the gradebook for one assignment."""
 
     scores: dict[str, tuple[str, float, float]]  # student -> (name, score after any late penalty, max score)
@@ -225,23 +225,22 @@ class Gradebook:
     late: dict[str, Lateness] = field(default_factory=dict)
 
 
-def gradebook_scores(paths: CoursePaths, assignment: str) -> Gradebook:
+def gradebook_scores(paths: CoursePaths, assignment: str) -> GradebookRead:
     """Every graded submission's score (``class_scores``), the assignment's notebooks, the scores set by hand and the
     late submissions, from the gradebook."""
-    from nbgrader.api import Gradebook as NbgraderGradebook
-    from nbgrader.api import MissingEntry
+    from nbgrader.api import Gradebook, MissingEntry
 
-    with NbgraderGradebook(paths.db_url(), paths.coursedir.course_id) as gradebook:
+    with Gradebook(paths.db_url(), paths.coursedir.course_id) as gradebook:
         try:
             found = gradebook.find_assignment(assignment)
         except MissingEntry:
-            return Gradebook({}, [])
+            return GradebookRead({}, [])
         top, notebooks = float(found.max_score), [n.name for n in found.notebooks]
         scores = {
             student: (" ".join(part for part in (first, last) if part), score, top)
             for student, (first, last, score) in class_scores(gradebook, assignment).items()
         }
-        return Gradebook(scores, notebooks, *by_hand_and_late(gradebook, assignment))
+        return GradebookRead(scores, notebooks, *by_hand_and_late(gradebook, assignment))
 
 
 def _why_ungraded(paths: CoursePaths, student: Student, has_notebook: bool, in_gradebook: bool) -> str:
