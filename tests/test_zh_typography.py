@@ -199,6 +199,8 @@ def test_every_output_of_the_training_cell_is_chinese(
     loader = importlib.import_module("mnist_data")
     monkeypatch.setitem(loader.EXPECTED_COUNTS, "train", train)
     monkeypatch.setitem(loader.EXPECTED_COUNTS, "test", test)
+    public = importlib.import_module("nn_public")
+    monkeypatch.setattr(public, "CHECKED", dict.fromkeys(public.PARTS, True))  # every public check passed
     plt.close("all")
     with matplotlib.rc_context():  # the cell may choose a Chinese font: not for the tests after this one
         exec(compile(_training_cell(), "train_mnist", "exec"), namespace)  # noqa: S102
@@ -220,6 +222,19 @@ def test_the_training_cell_says_in_chinese_that_it_is_skipped_while_grading(
     exec(compile(_training_cell(), "train_mnist", "exec"), namespace)  # noqa: S102
     out = capsys.readouterr().out
     assert "评分时不运行这个单元格" in out and not english_words(out.replace("MLP", "")), out
+
+
+def test_the_training_cell_refuses_in_chinese_while_a_public_check_fails(
+    chinese: None, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A failed public check stops the training cell at its first step, with one sentence in Chinese naming it."""
+    monkeypatch.delenv("NBGRADER_EXECUTION", raising=False)
+    public = importlib.import_module("nn_public")
+    monkeypatch.setattr(public, "CHECKED", {**dict.fromkeys(public.PARTS, True), "ReLU": False})
+    with pytest.raises(AssertionError) as refused:
+        exec(compile(_training_cell(), "train_mnist", "exec"), {"os": os})  # noqa: S102
+    shown = "".join(refused.value._render_traceback_())
+    assert "暂不训练" in shown and "ReLU" in shown and not english_words(shown), shown
 
 
 def test_the_loaders_errors_are_chinese_in_the_notebook_and_english_for_the_grader(
