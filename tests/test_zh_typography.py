@@ -28,7 +28,7 @@ import mnist_data  # noqa: E402
 import nn_i18n  # noqa: E402
 import tiny_mnist  # noqa: E402
 from autograder.cell_ids import grade_id  # noqa: E402
-from autograder.cli import edition  # noqa: E402
+from autograder.cli import edition, plot_font  # noqa: E402
 
 CJK = "\u3000-\u303f\u3400-\u4dbf\u4e00-\u9fff\uff00-\uffef"
 RETIRED = {
@@ -210,6 +210,7 @@ def test_every_output_of_the_training_cell_is_chinese(
     assert "第 4/4 轮" in err and "损失=" in err and "步/s" in err, err  # the progress bar, with the loss
     assert out.count("平均训练损失") == 4 and "在 1600 张训练图像上训练 4 轮" in out, out
     assert any("应为" in t for t in texts) and "训练损失" in texts, texts
+    assert not {c for t in texts for c in t if nn_messages.is_wide(c)} - plot_font.covered()  # the shipped font
     found = {line: english_words(line) for line in [*out.splitlines(), *re.split(r"[\r\n]", err), *texts]}
     assert not {line: words for line, words in found.items() if words}
 
