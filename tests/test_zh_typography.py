@@ -4,7 +4,8 @@ What a student of ``mlp_zh`` reads, the notebook's markdown, the comments and do
 ``nn_core``, and every output of its cells (the training cell's lines, its progress bars and plots, the MNIST loader's
 errors), is Chinese, uses the chapter's terms (the glossary at the top of ``i18n/mlp.zh.md``: none of the terms it
 retires) and Chinese typography: emphasis in bold or 「」 (italics slant Chinese synthetically), 、 between list items,
-no ASCII comma next to Chinese, ``97%`` without a space, no thousands separators, ``1e-6`` only as code.
+no ASCII comma next to Chinese, ``97%`` without a space, no thousands separators, ``1e-6`` only as code; and
+AutoCorrect's copy-editing lint (``.autocorrectrc``) finds nothing in the Chinese markdown and wordings.
 """
 
 from __future__ import annotations
@@ -28,7 +29,7 @@ import mnist_data  # noqa: E402
 import nn_i18n  # noqa: E402
 import tiny_mnist  # noqa: E402
 from autograder.cell_ids import grade_id  # noqa: E402
-from autograder.cli import edition, plot_font  # noqa: E402
+from autograder.cli import edition, plot_font, wordings  # noqa: E402
 
 CJK = "\u3000-\u303f\u3400-\u4dbf\u4e00-\u9fff\uff00-\uffef"
 RETIRED = {
@@ -99,6 +100,23 @@ def test_the_rules_find_what_they_look_for() -> None:
         "`np.clip(p, 1e-7, 1 - 1e-7)`；形状 (B, D_in)；一个 batch 中有 $B$ 个样本；$W_1, b_1$；模型的预测。"
     )
     assert typography(good) == []
+
+
+def test_the_chinese_texts_pass_autocorrect() -> None:
+    """AutoCorrect, the copy-editing lint Chinese documentation projects run (its rules as ``.autocorrectrc`` sets
+    them: a space between Chinese and Latin letters or digits, full-width punctuation beside Chinese), finds nothing
+    in the Chinese texts maintainers write: the Chinese markdown and each message's Chinese wording."""
+    import autocorrect_py
+
+    autocorrect_py.load_config((REPO / ".autocorrectrc").read_text())
+    assert autocorrect_py.format("用SGD训练4轮,") == "用 SGD 训练 4 轮，"  # the rules are on
+    found = []
+    for path in sorted([*REPO.glob("i18n/*.zh.md"), *REPO.glob("docs/**/*.zh.md")]):
+        lines = autocorrect_py.lint_for(path.read_text(), path.name).lines
+        found += [f"{path.relative_to(REPO)}:{line.line}: {line.old!r} -> {line.new!r}" for line in lines]
+    for id, wording in wordings.read_wordings("zh").items():  # AutoCorrect reads no TOML: each wording as text
+        found += [f"{id!r}.zh: {line.old!r} -> {line.new!r}" for line in autocorrect_py.lint_for(wording, "text").lines]
+    assert not found, "AutoCorrect would change (fix each as its right side says):\n" + "\n".join(found)
 
 
 def _markdown(path: str) -> dict[str, str]:
