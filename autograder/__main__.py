@@ -12,6 +12,7 @@ COMMANDS = {
     "edition": "generate another language's edition of the assignment from the English master",
     "hidden-cells": "write the master notebook's hidden test cells from the registry of checks",
     "public-data": "write the public checks' stored data (source/mlp/nn_public_data.py) from the reference",
+    "plot-font": "write the plot labels' font beside the helpers (source/mlp/nn_plot_font.otf), a subset of Noto CJK",
     "points-table": "write the points tables and the hidden cells' translated comments from the registry",
     "regenerate": "bring everything generated up to date (hidden cells, points tables, editions, release, solutions)",
 }

@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 
 sys.path.insert(0, str(Path(__file__).resolve().parent / "corpus"))
-from nn_messages import LINEAR_FORWARD_FORMULA, NO_BIAS  # noqa: E402
+from nn_messages import LINEAR_FORWARD_FORMULA, NO_BIAS, TRAIN_CHECKS_FAILED, TRAIN_CHECKS_NOT_RUN  # noqa: E402
 
 import grading  # noqa: E402
 import nn_public  # noqa: E402
@@ -147,3 +147,35 @@ def test_the_public_linear_check_names_the_given_init_when_b_is_made_2d() -> Non
         nn_public.check_linear(Linear)
     assert failed.value.failure.cause is not None and failed.value.failure.cause.id == "linear.given_init"
     assert "expected shape (2,), got shape (1, 2)" in str(failed.value), failed.value
+
+
+CHECKS = (nn_public.check_linear, nn_public.check_relu, nn_public.check_cross_entropy, nn_public.check_sgd)
+"""The public checks of the parts, in the notebook's order (``nn_public.PARTS``), the MLP's last."""
+
+
+def test_the_training_cell_waits_until_every_public_check_passed_in_the_kernel(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """No check run yet: it says so, naming all; a failed ReLU (and the MLP that runs it): it names those two to fix
+    first; all passed: it lets training start (``nn_public.ready_to_train``, the training cell's first step)."""
+    monkeypatch.setattr(nn_public, "CHECKED", {})  # a kernel just started
+    with pytest.raises(CheckFailed) as refused:
+        nn_public.ready_to_train()
+    assert refused.value.failure.message == TRAIN_CHECKS_NOT_RUN(parts=list(nn_public.PARTS)), refused.value.failure
+    solved = grading.namespace(grading.catalogue_code(()), "<public>")
+    broken = grading.namespace(
+        grading.catalogue_code((Edit("relu", 'self.ctx["mask"] = x > 0', 'self.ctx["mask"] = x >= 0'),)), "<public>"
+    )
+    for classes in (broken, solved):
+        for part, check in zip(nn_public.PARTS, (*CHECKS, nn_public.check_mlp), strict=True):
+            try:
+                check(classes[part])
+            except CheckFailed:
+                pass
+        if classes is broken:
+            with pytest.raises(CheckFailed) as refused:
+                nn_public.ready_to_train()
+            assert refused.value.failure.message == TRAIN_CHECKS_FAILED(parts=["ReLU", "MLP"])
+            assert "ReLU, MLP" in str(refused.value), refused.value
+    nn_public.ready_to_train()
+    assert capsys.readouterr().out.count("public checks passed") == 3 + 5

@@ -4,7 +4,8 @@ What a student of ``mlp_zh`` reads, the notebook's markdown, the comments and do
 ``nn_core``, and every output of its cells (the training cell's lines, its progress bars and plots, the MNIST loader's
 errors), is Chinese, uses the chapter's terms (the glossary at the top of ``i18n/mlp.zh.md``: none of the terms it
 retires) and Chinese typography: emphasis in bold or 「」 (italics slant Chinese synthetically), 、 between list items,
-no ASCII comma next to Chinese, ``97%`` without a space, no thousands separators, ``1e-6`` only as code.
+no ASCII comma next to Chinese, ``97%`` without a space, no thousands separators, ``1e-6`` only as code; and
+AutoCorrect's copy-editing lint (``.autocorrectrc``) finds nothing in the Chinese markdown and wordings.
 """
 
 from __future__ import annotations
@@ -28,7 +29,7 @@ import mnist_data  # noqa: E402
 import nn_i18n  # noqa: E402
 import tiny_mnist  # noqa: E402
 from autograder.cell_ids import grade_id  # noqa: E402
-from autograder.cli import edition  # noqa: E402
+from autograder.cli import edition, plot_font, wordings  # noqa: E402
 
 CJK = "\u3000-\u303f\u3400-\u4dbf\u4e00-\u9fff\uff00-\uffef"
 RETIRED = {
@@ -99,6 +100,23 @@ def test_the_rules_find_what_they_look_for() -> None:
         "`np.clip(p, 1e-7, 1 - 1e-7)`；形状 (B, D_in)；一个 batch 中有 $B$ 个样本；$W_1, b_1$；模型的预测。"
     )
     assert typography(good) == []
+
+
+def test_the_chinese_texts_pass_autocorrect() -> None:
+    """AutoCorrect, the copy-editing lint Chinese documentation projects run (its rules as ``.autocorrectrc`` sets
+    them: a space between Chinese and Latin letters or digits, full-width punctuation beside Chinese), finds nothing
+    in the Chinese texts maintainers write: the Chinese markdown and each message's Chinese wording."""
+    import autocorrect_py
+
+    autocorrect_py.load_config((REPO / ".autocorrectrc").read_text())
+    assert autocorrect_py.format("用SGD训练4轮,") == "用 SGD 训练 4 轮，"  # the rules are on
+    found = []
+    for path in sorted([*REPO.glob("i18n/*.zh.md"), *REPO.glob("docs/**/*.zh.md")]):
+        lines = autocorrect_py.lint_for(path.read_text(), path.name).lines
+        found += [f"{path.relative_to(REPO)}:{line.line}: {line.old!r} -> {line.new!r}" for line in lines]
+    for id, wording in wordings.read_wordings("zh").items():  # AutoCorrect reads no TOML: each wording as text
+        found += [f"{id!r}.zh: {line.old!r} -> {line.new!r}" for line in autocorrect_py.lint_for(wording, "text").lines]
+    assert not found, "AutoCorrect would change (fix each as its right side says):\n" + "\n".join(found)
 
 
 def _markdown(path: str) -> dict[str, str]:
@@ -199,6 +217,8 @@ def test_every_output_of_the_training_cell_is_chinese(
     loader = importlib.import_module("mnist_data")
     monkeypatch.setitem(loader.EXPECTED_COUNTS, "train", train)
     monkeypatch.setitem(loader.EXPECTED_COUNTS, "test", test)
+    public = importlib.import_module("nn_public")
+    monkeypatch.setattr(public, "CHECKED", dict.fromkeys(public.PARTS, True))  # every public check passed
     plt.close("all")
     with matplotlib.rc_context():  # the cell may choose a Chinese font: not for the tests after this one
         exec(compile(_training_cell(), "train_mnist", "exec"), namespace)  # noqa: S102
@@ -208,6 +228,7 @@ def test_every_output_of_the_training_cell_is_chinese(
     assert "第 4/4 轮" in err and "损失=" in err and "步/s" in err, err  # the progress bar, with the loss
     assert out.count("平均训练损失") == 4 and "在 1600 张训练图像上训练 4 轮" in out, out
     assert any("应为" in t for t in texts) and "训练损失" in texts, texts
+    assert not {c for t in texts for c in t if nn_messages.is_wide(c)} - plot_font.covered()  # the shipped font
     found = {line: english_words(line) for line in [*out.splitlines(), *re.split(r"[\r\n]", err), *texts]}
     assert not {line: words for line, words in found.items() if words}
 
@@ -220,6 +241,19 @@ def test_the_training_cell_says_in_chinese_that_it_is_skipped_while_grading(
     exec(compile(_training_cell(), "train_mnist", "exec"), namespace)  # noqa: S102
     out = capsys.readouterr().out
     assert "评分时不运行这个单元格" in out and not english_words(out.replace("MLP", "")), out
+
+
+def test_the_training_cell_refuses_in_chinese_while_a_public_check_fails(
+    chinese: None, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A failed public check stops the training cell at its first step, with one sentence in Chinese naming it."""
+    monkeypatch.delenv("NBGRADER_EXECUTION", raising=False)
+    public = importlib.import_module("nn_public")
+    monkeypatch.setattr(public, "CHECKED", {**dict.fromkeys(public.PARTS, True), "ReLU": False})
+    with pytest.raises(AssertionError) as refused:
+        exec(compile(_training_cell(), "train_mnist", "exec"), {"os": os})  # noqa: S102
+    shown = "".join(refused.value._render_traceback_())
+    assert "暂不训练" in shown and "ReLU" in shown and not english_words(shown), shown
 
 
 def test_the_loaders_errors_are_chinese_in_the_notebook_and_english_for_the_grader(

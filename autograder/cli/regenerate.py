@@ -5,13 +5,13 @@ In order: the master's hidden test cells (as ``hidden-cells``); the points table
 introduction and of each translation, and the translated comments of the hidden cells (``autograder.cli.points_table``);
 the messages' wordings modules (``autograder.cli.wordings``, from ``i18n/messages.<language>.toml``); the grader's
 copy of the course helpers (``autograder/course/``, ``autograder.cli.course_package``); the public checks' data (as
-``public-data``); every edition with a translation ``i18n/mlp.<language>.md`` (as ``edition <language>``); then
-nbgrader's ``generate_assignment`` and ``generate_solution`` of ``mlp`` and of every edition, run in the repository
-(the course root), and the ``gradebook.db`` they create removed. It regenerates the
-repository it is run from (the one holding this ``autograder`` package) and prints each file it changed; on a tree
-that is up to date it changes nothing. A translation of the notebook that is missing or stale stops it with the
-edition's message; a message's wording that is missing or stale does not (it is shown in English, or as it is): it is
-listed (``translation_notes``).
+``public-data``); the plot labels' font, when the characters they use changed (as ``plot-font``); every edition
+with a translation ``i18n/mlp.<language>.md`` (as ``edition <language>``); then nbgrader's ``generate_assignment``
+and ``generate_solution`` of ``mlp`` and of every edition, run in the repository (the course root), and the
+``gradebook.db`` they create removed. It regenerates the repository it is run from (the one holding this
+``autograder`` package) and prints each file it changed; on a tree that is up to date it changes nothing. A
+translation of the notebook that is missing or stale stops it with the edition's message; a message's wording that is
+missing or stale does not (it is shown in English, or as it is): it is listed (``translation_notes``).
 """
 
 from __future__ import annotations
@@ -22,7 +22,7 @@ import sys
 from pathlib import Path
 
 from autograder import classroom
-from autograder.cli import course_package, edition, hidden_cells, points_table, public_data, wordings
+from autograder.cli import course_package, edition, hidden_cells, plot_font, points_table, public_data, wordings
 
 REPO = Path(__file__).resolve().parents[2]
 GENERATED = ("release", "solutions")
@@ -65,6 +65,8 @@ def regenerate() -> list[Path]:
     changed += course_package.write()  # the grader's copy of the course helpers, wordings included
     if public_data.write():
         changed.append(public_data.TARGET)
+    if plot_font.write():  # only when the plot labels' characters changed
+        changed += [plot_font.TARGET, plot_font.LICENSE]
     languages = edition.languages()
     for language in languages:
         try:
@@ -108,6 +110,9 @@ def main(argv: list[str] | None = None) -> int:
         return 1
     except points_table.PointsError as error:
         print(f"The points cannot be written:\n{error}", file=sys.stderr)
+        return 1
+    except plot_font.PlotFontError as error:
+        print(error, file=sys.stderr)
         return 1
     for note in translation_notes():
         print(note, file=sys.stderr)

@@ -156,6 +156,8 @@ WORDINGS: dict[str, dict[str, str]] = {
         "formula.sgd": "θ ← θ − η ∂L/∂θ，对每个有梯度的参数原地修改数组本身：`p -= self.lr * p.grad`",
         "formula.mlp_backward": "backward 按相反的顺序运行：grad = fc2.backward(grad); grad = relu.backward(grad); return fc1.backward(grad)",
         "training_skipped": "评分时不运行这个单元格：评分程序会自己训练你的 MLP。",
+        "train_checks_failed": "暂不训练：{parts} 的公开检查没有通过。请先修正（每个检查单元格都说明了问题所在），然后再运行这个单元格。",
+        "train_checks_not_run": "暂不训练：{parts} 的公开检查还没有在这个内核中运行。请先从头运行上面的单元格，然后再运行这个单元格。",
         "training_on": "在 {images} 张训练图像上训练 {epochs} 轮：正确的 MLP 每轮约需 1–2 秒。",
         "epoch_progress": "第 {epoch}/{epochs} 轮",
         "step_unit": "步",

@@ -11,9 +11,10 @@ from __future__ import annotations
 
 import logging
 import warnings
+from pathlib import Path
 from typing import Any
 
-from nn_languages import Language, language
+from nn_languages import PLOT_FONT, Language, language
 from nn_messages import NO_CHINESE_FONT, Message, Text, render
 
 LANGUAGE = "zh"
@@ -38,12 +39,18 @@ def number(count: int) -> str:
 def use_plot_fonts(plt: Any) -> None:
     """Let matplotlib (``plt``, its pyplot: these helpers import nothing beyond NumPy) draw this edition's plot
     labels: in the Chinese edition, Latin text in matplotlib's own font and Chinese in the first Chinese font
-    installed (or a note on how to get one). The English edition changes nothing."""
+    installed, else in the one beside these helpers (``PLOT_FONT``; else a note on how to get one). The English
+    edition changes nothing."""
     fonts = shown_in().plot_fonts
     if not fonts:
         return
-    installed = {font.name for font in plt.matplotlib.font_manager.fontManager.ttflist}
+    manager = plt.matplotlib.font_manager
+    installed = {font.name for font in manager.fontManager.ttflist}
     found = [name for name in fonts if name in installed]
+    shipped = Path(__file__).with_name(PLOT_FONT)
+    if not found and shipped.is_file():
+        manager.fontManager.addfont(shipped)
+        found = [manager.FontProperties(fname=shipped).get_name()]
     if found:
         plt.rcParams["font.family"] = ["DejaVu Sans", *found]
         # some Chinese fonts have no "normal" weight (WenQuanYi's is 500): matplotlib uses theirs and says so, at length

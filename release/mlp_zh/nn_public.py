@@ -29,6 +29,10 @@ from nn_core import Module, Parameter
 from nn_i18n import LANGUAGE
 
 Check = Callable[[type], None]
+CHECKED: dict[str, bool] = {}
+"""Each part whose public check ran in this kernel: whether it passed the last time (read by ``ready_to_train``)."""
+PARTS = ("Linear", "ReLU", "CrossEntropyLoss", "SGD", "MLP")
+"""Every part with a public check, in the notebook's order."""
 
 
 def public_check(part: str) -> Callable[[Check], Check]:
@@ -37,6 +41,7 @@ def public_check(part: str) -> Callable[[Check], Check]:
     def decorate(check: Check) -> Check:
         @functools.wraps(check)
         def run(cls: type) -> None:
+            CHECKED[part] = False
             try:
                 check(cls)
             except CheckFailed:
@@ -49,11 +54,22 @@ def public_check(part: str) -> Callable[[Check], Check]:
                     else diagnose.explain_error(say.YOUR_PART(part=part), error)
                 )
                 raise CheckFailed(failure) from None
+            CHECKED[part] = True
             print(say.PASSED(part=part).render(LANGUAGE))
 
         return run
 
     return decorate
+
+
+def ready_to_train() -> None:
+    """The training cell's first step: raise ``CheckFailed`` naming the parts whose public check failed in this
+    kernel, else those whose check has not run in it yet (training them would only end in tracebacks)."""
+    failed = [part for part in PARTS if CHECKED.get(part) is False]
+    not_run = [part for part in PARTS if part not in CHECKED]
+    if failed or not_run:
+        words = say.TRAIN_CHECKS_FAILED if failed else say.TRAIN_CHECKS_NOT_RUN
+        raise CheckFailed(Failure(words(parts=failed or not_run)))
 
 
 def check_gradients(

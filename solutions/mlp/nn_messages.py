@@ -713,6 +713,16 @@ TRAINING_SKIPPED = message(
     "training_skipped",
     en="Skipped while grading: the grader trains your MLP itself.",
 )
+TRAIN_CHECKS_FAILED = message(
+    "train_checks_failed",
+    en="Not training yet: the public checks of {parts} fail. Fix them first (each check cell says what is wrong), "
+    "then run this cell again.",
+)
+TRAIN_CHECKS_NOT_RUN = message(
+    "train_checks_not_run",
+    en="Not training yet: the public checks of {parts} have not run in this kernel. Run the cells above from the "
+    "top first, then this cell again.",
+)
 TRAINING_ON = message(
     "training_on",
     en="Training on {images} images for {epochs} epochs: about 1–2 s per epoch for a correct MLP.",

@@ -12,6 +12,9 @@ from dataclasses import dataclass
 
 CJK_FONTS = ("Noto Sans CJK SC", "Source Han Sans SC", "WenQuanYi Zen Hei", "Microsoft YaHei", "PingFang SC", "SimHei")
 """Fonts with Chinese characters, the most common first: Linux, Windows, macOS."""
+PLOT_FONT = "nn_plot_font.otf"
+"""The font beside these helpers with every character of the plot labels (a subset of Noto Sans CJK SC, its license
+beside it, made by the kit's ``plot-font`` command): drawn in when none of a language's ``plot_fonts`` is installed."""
 
 
 @dataclass(frozen=True)
