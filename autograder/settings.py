@@ -20,6 +20,7 @@ import warnings
 from pathlib import Path
 from typing import Any
 
+import nbgrader
 from nbgrader.coursedir import CourseDirectory
 from traitlets import Bool, Integer, Unicode
 from traitlets.config import Config, LoggingConfigurable
@@ -27,6 +28,10 @@ from traitlets.config import Config, LoggingConfigurable
 from autograder.sandbox import Limits
 
 MiB = 1 << 20
+TEMPLATES = Path(__file__).parent / "exporters" / "templates"
+"""The kit's nbconvert templates: nbconvert's MathJax macro, loading MathJax from the Jupyter server."""
+NBGRADER_TEMPLATES = Path(nbgrader.__file__).parent / "server_extensions" / "formgrader" / "templates"
+"""nbgrader's templates of formgrader's page and of its feedback (``formgrade``, ``feedback``)."""
 
 
 class KitGrading(LoggingConfigurable):
@@ -335,6 +340,11 @@ def apply(c: Config) -> None:
     # Feedback HTML that reads well offline: formulas as MathML (no MathJax from a CDN), failed checks first, in
     # the edition's language (autograder/exporters/feedback.py).
     c.GenerateFeedback.exporter_class = "autograder.exporters.feedback.FeedbackExporter"
+    # Formgrader's pages offline: MathJax 2 (formgrader's script needs it) from jupyter-server-mathjax, which the
+    # instructor's Jupyter server serves, instead of a CDN: nbconvert's MathJax macro, with that as its default URL
+    # (autograder/exporters/templates/base/mathjax.html.j2), found before nbconvert's; formgrader's and nbgrader's
+    # feedback templates after it, as nbgrader sets them.
+    c.HTMLExporter.extra_template_basedirs = [str(TEMPLATES), str(NBGRADER_TEMPLATES)]
 
 
 def load_course_config(course: Path) -> Config:
