@@ -7,8 +7,8 @@ Paths that are not absolute are relative to the course directory (``CourseDirect
 folder a sandbox runs in. Print every trait with its help:
 ``python -c "from autograder.settings import KitGrading; print(KitGrading.class_get_help())"``.
 
-May import: nbgrader (and its SQLAlchemy), traitlets and ``autograder.sandbox`` (its ``Limits``), nothing else of
-the kit.
+May import: nbgrader (and its SQLAlchemy, nbconvert), traitlets, ``autograder.sandbox`` (its ``Limits``) and
+``autograder.verdict`` (its media type), nothing else of the kit.
 """
 
 from __future__ import annotations
@@ -26,6 +26,7 @@ from traitlets import Bool, Integer, Unicode
 from traitlets.config import Config, LoggingConfigurable
 
 from autograder.sandbox import Limits
+from autograder.verdict import MIME
 
 MiB = 1 << 20
 TEMPLATES = Path(__file__).parent / "exporters" / "templates"
@@ -345,6 +346,12 @@ def apply(c: Config) -> None:
     # (autograder/exporters/templates/base/mathjax.html.j2), found before nbconvert's; formgrader's and nbgrader's
     # feedback templates after it, as nbgrader sets them.
     c.HTMLExporter.extra_template_basedirs = [str(TEMPLATES), str(NBGRADER_TEMPLATES)]
+    # The verdict is data, shown by no renderer: named to nbconvert's HTML exporter (formgrader's), it is skipped
+    # quietly instead of warned of ("Your element with mimetype(s) ... is not able to be represented").
+    from nbconvert.exporters import HTMLExporter  # nbgrader's own dependency
+
+    shown = HTMLExporter().default_config.NbConvertBase.display_data_priority
+    c.WidgetsDataTypeFilter.display_data_priority = [*shown, MIME]
 
 
 def load_course_config(course: Path) -> Config:
