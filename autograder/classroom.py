@@ -34,11 +34,14 @@ def nbgrader(course: Path, *args: str) -> subprocess.CompletedProcess:
 
 
 def new_course(destination: Path) -> Path:
-    """A fresh course directory holding this repository's config and source, with release/ and solutions/ generated."""
+    """A fresh course directory holding this repository's config and the assignment's source (only the edition it
+    grades: formgrader lists every folder of source/), with release/ and solutions/ generated."""
     destination.mkdir(parents=True, exist_ok=True)
     shutil.copy(REPO / "nbgrader_config.py", destination)
     shutil.copytree(
-        REPO / "source", destination / "source", ignore=shutil.ignore_patterns("__pycache__", ".ipynb_checkpoints")
+        REPO / "source" / ASSIGNMENT,
+        destination / "source" / ASSIGNMENT,
+        ignore=shutil.ignore_patterns("__pycache__", ".ipynb_checkpoints"),
     )
     nbgrader(destination, "generate_assignment", ASSIGNMENT, "--force")
     nbgrader(destination, "generate_solution", ASSIGNMENT, "--force")

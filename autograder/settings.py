@@ -7,8 +7,8 @@ Paths that are not absolute are relative to the course directory (``CourseDirect
 folder a sandbox runs in. Print every trait with its help:
 ``python -c "from autograder.settings import KitGrading; print(KitGrading.class_get_help())"``.
 
-May import: nbgrader (and its SQLAlchemy), traitlets and ``autograder.sandbox`` (its ``Limits``), nothing else of
-the kit.
+May import: nbgrader (and its SQLAlchemy, nbconvert), traitlets, ``autograder.sandbox`` (its ``Limits``) and
+``autograder.verdict`` (its media type), nothing else of the kit.
 """
 
 from __future__ import annotations
@@ -20,13 +20,19 @@ import warnings
 from pathlib import Path
 from typing import Any
 
+import nbgrader
 from nbgrader.coursedir import CourseDirectory
 from traitlets import Bool, Integer, Unicode
 from traitlets.config import Config, LoggingConfigurable
 
 from autograder.sandbox import Limits
+from autograder.verdict import MIME
 
 MiB = 1 << 20
+TEMPLATES = Path(__file__).parent / "exporters" / "templates"
+"""The kit's nbconvert templates: nbconvert's MathJax macro, loading MathJax from the Jupyter server."""
+NBGRADER_TEMPLATES = Path(nbgrader.__file__).parent / "server_extensions" / "formgrader" / "templates"
+"""nbgrader's templates of formgrader's page and of its feedback (``formgrade``, ``feedback``)."""
 
 
 class KitGrading(LoggingConfigurable):
@@ -338,6 +344,17 @@ def apply(c: Config) -> None:
     # Late work loses points per started hour or day after the due date; none until the course sets one
     # (c.LatePenalty.points_per_day = 10: autograder/plugins/late.py).
     c.AssignLatePenalties.plugin_class = "autograder.plugins.late.LatePenalty"
+    # Formgrader's pages offline: MathJax 2 (formgrader's script needs it) from jupyter-server-mathjax, which the
+    # instructor's Jupyter server serves, instead of a CDN: nbconvert's MathJax macro, with that as its default URL
+    # (autograder/exporters/templates/base/mathjax.html.j2), found before nbconvert's; formgrader's and nbgrader's
+    # feedback templates after it, as nbgrader sets them.
+    c.HTMLExporter.extra_template_basedirs = [str(TEMPLATES), str(NBGRADER_TEMPLATES)]
+    # The verdict is data, shown by no renderer: named to nbconvert's HTML exporter (formgrader's), it is skipped
+    # quietly instead of warned of ("Your element with mimetype(s) ... is not able to be represented").
+    from nbconvert.exporters import HTMLExporter  # nbgrader's own dependency
+
+    shown = HTMLExporter().default_config.NbConvertBase.display_data_priority
+    c.WidgetsDataTypeFilter.display_data_priority = [*shown, MIME]
 
 
 def load_course_config(course: Path) -> Config:

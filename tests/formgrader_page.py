@@ -1,5 +1,6 @@
 """A notebook as formgrader's manual grading shows it: nbconvert's HTML exporter with nbgrader's ``formgrade``
-template, configured as ``FormgradeExtension`` configures it, with the resources ``SubmissionHandler`` passes."""
+template, configured as ``FormgradeExtension`` configures it (then the course's ``nbgrader_config.py``, ``apply(c)``),
+with the resources ``SubmissionHandler`` passes."""
 
 from __future__ import annotations
 
@@ -8,14 +9,19 @@ from nbformat import NotebookNode
 SUBMISSION = "0123456789abcdef0123456789abcdef"
 
 
-def formgrade_html(nb: NotebookNode, base_url: str = "") -> str:
+def formgrade_html(nb: NotebookNode, base_url: str = "", kit: bool = True) -> str:
+    """The page's HTML; ``kit=False``: without the kit's settings (stock nbgrader's page, for the controls)."""
     from nbconvert.exporters import HTMLExporter
     from nbgrader.server_extensions.formgrader import handlers
     from traitlets.config import Config
 
+    from autograder.settings import apply
+
     config = Config()
     config.HTMLExporter.template_name = "formgrade"
     config.HTMLExporter.extra_template_basedirs = [handlers.template_path]
+    if kit:
+        apply(config)
     resources = {
         "assignment_id": "mlp",
         "notebook_id": "mlp",

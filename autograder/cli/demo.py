@@ -139,7 +139,7 @@ def _print_grades(course: Path, students: dict[str, tuple[str, str]]) -> None:
 
 
 def _print_where(course: Path, students: dict[str, tuple[str, str]]) -> None:
-    """What each student handed in, and where the grades and the feedback are."""
+    """What each student handed in, where the grades and the feedback are, and how to open formgrader."""
     print()
     for student, (what, _) in students.items():
         print(f"{student}: {what}")
@@ -147,6 +147,8 @@ def _print_where(course: Path, students: dict[str, tuple[str, str]]) -> None:
     for student in students:
         feedback = course / "feedback" / student / classroom.ASSIGNMENT / f"{classroom.NOTEBOOK[:-6]}.html"
         print(f"Feedback of {student}: {feedback if feedback.exists() else 'none (see the grading output above)'}")
+    # A formgrader still running there reads the deleted gradebook: "Invalid submission" (404) for every new id.
+    print(f"Formgrader: `jupyter lab` in {course} (restart one already running there: this course is new)")
 
 
 if __name__ == "__main__":
