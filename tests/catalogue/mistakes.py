@@ -379,6 +379,16 @@ MISTAKES: tuple[Mistake, ...] = (
         "rebinds",
     ),
     _m(
+        "sgd_replaces_list_entries",
+        "sgd",
+        "self.params[i] = p - lr * grad puts new plain arrays in the list (no .grad: the next step raises)",
+        "for p in self.params:\n            if p.grad is not None:\n                p -= self.lr * p.grad",
+        "for i, p in enumerate(self.params):\n            if p.grad is not None:\n"
+        "                self.params[i] = p - self.lr * p.grad",
+        ("test_sgd_step",),
+        "replaced the list's entries",
+    ),
+    _m(
         "sgd_sign_flipped",
         "sgd",
         "gradient ascent: p += lr * grad",
