@@ -8,6 +8,9 @@ MNIST gate's probe runs here on a fabricated MNIST of 64 images: nothing here tr
 
 from __future__ import annotations
 
+import contextlib
+import functools
+import io
 import linecache
 import sys
 import time
@@ -23,11 +26,13 @@ from nn_messages import CheckFailed  # noqa: E402
 
 import grading  # noqa: E402
 import nn_public  # noqa: E402
+from autograder import registry  # noqa: E402
 from autograder.classroom import Edit  # noqa: E402
 from autograder.judge import gate as judge_gate  # noqa: E402
 from autograder.judge.checks import judge, run_here  # noqa: E402
 from autograder.judge.outcome import WorkerOutcome  # noqa: E402
 from autograder.probe import gate as probe_gate  # noqa: E402
+from catalogue.mistakes import MISTAKES, VARIANTS  # noqa: E402
 from nn_checks import check_array, check_close, check_within  # noqa: E402
 from nn_core import Module, Parameter  # noqa: E402
 
@@ -500,3 +505,67 @@ def test_a_layer_that_sleeps_costs_the_mlp_nothing(monkeypatch: pytest.MonkeyPat
     # without the wall limit each case sleeps its minute; with it, the layer is run aside once, then read from its code
     assert time.monotonic() - start < 5 and probe_mlp._HUNG
     assert probe_mlp.MIRROR_WALL_SECONDS == 0.2 and monkeypatch.undo() is None and probe_mlp.MIRROR_WALL_SECONDS == 5.0
+
+
+# --------------------------------------------- 6. the loss's and SGD's causes of issue 43: named on their evidence only
+
+ISSUE_43 = {
+    "the loss is averaged over the classes too": "ce_loss_over_classes",
+    "dZ is divided by B·C": "ce_backward_over_classes",
+    "dZ is off by the same constant": "ce_backward_plus_one",
+    "dZ comes from the logits and targets of an earlier forward": "ce_backward_earlier_forward",
+    "replaced the list's entries": "sgd_replaces_list_entries",
+}
+"""Each cause's words, and the catalogued mistake that makes it."""
+PUBLIC = {"cross_entropy": nn_public.check_cross_entropy, "sgd": nn_public.check_sgd}
+
+
+@functools.cache
+def _causes_named(secret: str) -> dict[str, set[str]]:
+    """Every catalogued mistake, correct variant and corpus submission, by name: the causes its hidden checks (under
+    ``secret``) and its public loss and SGD checks name."""
+    sources = {m.name: grading.catalogue_code(m.edits) for m in (*MISTAKES, *VARIANTS)} | grading.corpus()
+    named: dict[str, set[str]] = {}
+    for name, code in sources.items():
+        names = grading.namespace(code, f"<{name}>")
+        with grading.secret(secret):
+            failures = list(grading.failures(names).values())
+        failures += [_public_failure(check, names[registry.answers()[part]]) for part, check in PUBLIC.items()]
+        named[name] = {str(f.cause) for f in failures if f is not None and f.cause is not None}
+    return named
+
+
+def _public_failure(check: Any, cls: type) -> Any:
+    """The failure of a public check, None if it passes."""
+    try:
+        with contextlib.redirect_stdout(io.StringIO()):
+            check(cls)
+    except CheckFailed as failed:
+        return failed.failure
+    return None
+
+
+@pytest.mark.parametrize("secret", SECRETS)
+@pytest.mark.parametrize("words", ISSUE_43)
+def test_a_cause_of_issue_43_is_named_on_its_own_mistake_and_on_nothing_else(words: str, secret: str) -> None:
+    """Its mistake's hidden and public checks name it; no other catalogued mistake, correct variant or corpus
+    submission gets it, but one whose true cause it is (``mytorch_style`` puts new Parameters in SGD's list)."""
+    named = {name for name, causes in _causes_named(secret).items() if any(words in c for c in causes)}
+    truly = {name for name, code in grading.corpus().items() if words in str(grading.expected_of(code).values())}
+    assert named == {ISSUE_43[words], *truly}, named
+
+
+@pytest.mark.parametrize(
+    ("offset", "words"), [(1.0, "the same constant, 1, in every entry"), (-0.25, "the same constant, -0.25, in")]
+)
+def test_a_constant_added_to_dz_is_named_with_its_value(offset: float, words: str) -> None:
+    import nn_diagnosis
+
+    z, y = np.array([[0.0, np.log(3.0), 0.0], [0.0, 0.0, 0.0]]), np.array([1, 0])
+    expected = (np.exp(z) / np.exp(z).sum(axis=1, keepdims=True) - np.eye(3)[y]) / 2
+    cause = nn_diagnosis.CROSS_ENTROPY_GRAD.likely_cause(expected + offset, expected, z=z, y=y)
+    assert cause is not None and words in str(cause), cause
+    uneven = expected + offset
+    uneven[0, 0] += 0.01  # off by a constant everywhere but one entry: not a constant added
+    for wrong in (uneven, expected * 1.5, expected + 1e-9):
+        assert nn_diagnosis.CROSS_ENTROPY_GRAD.likely_cause(wrong, expected, z=z, y=y) is None

@@ -47,9 +47,8 @@ def judge_backward(inputs: dict[str, Any], records: list[dict[str, Any]]) -> Non
         for key in ("forward_stale", "forward"):
             got(record, key, _name("forward(logits, targets)", z), CROSS_ENTROPY.formula, TARGET_ERRORS)
         dz = got(record, "dz", what, CROSS_ENTROPY_GRAD.formula, TARGET_ERRORS)
-        CROSS_ENTROPY_GRAD.check(
-            what, dz, reference.cross_entropy_grad(z, y), VALUE_TOLERANCE, z=z, y=y, **suspects.cross_entropy(z, y)
-        )
+        wrong = suspects.cross_entropy(z, y, case["z_stale"], case["y_stale"])
+        CROSS_ENTROPY_GRAD.check(what, dz, reference.cross_entropy_grad(z, y), VALUE_TOLERANCE, z=z, y=y, **wrong)
         check_dtype(what, dz, np.float64, LOSS_KEEP_DTYPE)
 
     judge_cases(inputs["cases"], records, one)

@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import Any
 
 from autograder.course.nn_diagnosis import SGD_UPDATE, ErrorCause, check_sgd
-from autograder.course.nn_messages import SGD_SKIP_NONE
+from autograder.course.nn_messages import SGD_REPLACED, SGD_SKIP_NONE
 from autograder.judge import suspects
 from autograder.judge.common import got
 from autograder.messages import SGD_STEP
@@ -25,12 +25,15 @@ def judge_step(inputs: dict[str, Any], records: list[dict[str, Any]]) -> None:
         name = f"SGD(params, lr={case['lr']:.3f})"
         got(record, "optimizer", name)
         for step in range(1, inputs["steps"] + 1):
+            # a step that raises after an earlier one replaced the list's Parameters (new arrays have no .grad)
+            replaced = not all(record.get(f"same_objects{k}", True) for k in range(1, step))
             got(
                 record,
                 f"step{step}",
                 SGD_STEP(call=f"{name}.step()", index=case["skipped"]),
                 SGD_UPDATE.formula,
                 NONE_GRAD,
+                SGD_REPLACED if replaced else None,
             )
         steps = range(1, inputs["steps"] + 1)
         cases.append(

@@ -104,8 +104,9 @@ def facts(z: np.ndarray, y: np.ndarray) -> dict[str, Any]:
     }
 
 
-def cross_entropy(z: Any, y: Any, **_: Any) -> Wrong:
-    """``CROSS_ENTROPY`` and ``CROSS_ENTROPY_GRAD``'s suspects, and the ``facts`` their non-finite suspects read."""
+def cross_entropy(z: Any, y: Any, z_stale: Any = None, y_stale: Any = None, **_: Any) -> Wrong:
+    """``CROSS_ENTROPY`` and ``CROSS_ENTROPY_GRAD``'s suspects, and the ``facts`` their non-finite suspects read
+    (``z_stale``, ``y_stale``: the logits and targets of an earlier forward, which backward must not use)."""
     z, y = np.asarray(z, np.float64), np.asarray(y, np.int64)
     batch, classes = z.shape
     rows = np.arange(batch)
@@ -127,6 +128,7 @@ def cross_entropy(z: Any, y: Any, **_: Any) -> Wrong:
                 "dz_from_logits": lambda: (z - onehot) / batch,
                 "dz_over_batch_row_shift": lambda: (_softmax_over_batch(z, True) - onehot) / batch,
                 "dz_over_batch_column_shift": lambda: (_softmax_over_batch(z, False) - onehot) / batch,
+                "dz_stale_input": lambda: reference.cross_entropy_grad(z_stale, y_stale),
             }
         ),
     }

@@ -495,6 +495,11 @@ LOSS_SUMMED = cause(
     "loss.summed",
     en="the loss is summed over the batch, not averaged (B times too large)",
 )
+LOSS_OVER_CLASSES = cause(
+    "loss.over_classes",
+    en="the loss is averaged over the classes too (divided by B·C, such as `np.mean(onehot * log_p)`), not over the "
+    "batch only: C times too small",
+)
 LOSS_SIGN = cause(
     "loss.sign",
     en="the loss has the wrong sign: the minus of −log softmax is missing",
@@ -502,6 +507,20 @@ LOSS_SIGN = cause(
 DZ_NOT_OVER_B = cause(
     "loss.dz_not_over_b",
     en="dZ is not divided by B (the loss is a mean over the batch)",
+)
+DZ_OVER_CLASSES = cause(
+    "loss.dz_over_classes",
+    en="dZ is divided by B·C (such as `grad / grad.size`), not by B: C times too small",
+)
+DZ_OFFSET = message(
+    "cause.loss.dz_offset",
+    en="dZ is off by the same constant, {offset}, in every entry: something adds a constant to "
+    "(softmax(Z) − onehot(y)) / B",
+)
+DZ_STALE_INPUT = cause(
+    "loss.dz_stale_input",
+    en="dZ comes from the logits and targets of an earlier forward call: forward must save what backward needs on "
+    "every call, replacing what it saved before",
 )
 DZ_EVERY_ROW = cause(
     "loss.dz_every_row",

@@ -24,7 +24,7 @@ from typing import Any
 
 import nn_messages as say
 import numpy as np
-from nn_messages import CheckFailed, Failure, Text
+from nn_messages import CheckFailed, Failure, Message, Text
 
 from nn_checks import check_close, check_within, fail, worst_difference
 
@@ -37,22 +37,25 @@ class Suspect:
     """A typical mistake and how to spot it. Its wrong answer is either ``given``: the name under which the caller
     hands it (the grader computes it from the check's inputs with its own reference, a public check has it stored for
     its fixed inputs), or ``gives(expected, **inputs)``: a sign, a transpose or a batch-size factor of the expected
-    value, reading the inputs for their shapes only. ``shows(actual, **facts)`` spots it from facts the caller hands.
+    value, reading the inputs for their shapes only. ``shows(actual, expected=..., **facts)`` spots it from what came,
+    the expected value and facts the caller hands. ``cause`` is a ``Text``, or a message whose fields
+    ``reports(actual, expected)`` measures (a cause that reports a number).
 
     Nothing here computes a loss, a softmax, a layer's output or a gradient from a check's inputs: a function that did
     would be an answer a student could call (the kit's tests call every function here with a student's arrays).
     """
 
-    cause: Text
+    cause: Text | Message
     given: str = ""
     gives: Callable[..., Any] | None = None
     shows: Callable[..., bool] | None = None
+    reports: Callable[[np.ndarray, np.ndarray], dict[str, Any]] | None = None
 
     def matches(self, actual: np.ndarray, expected: np.ndarray, inputs: dict[str, Any]) -> bool:
         with np.errstate(all="ignore"):
             try:  # a suspect that does not apply to these inputs (a missing input, mismatched shapes) is not named
                 if self.shows is not None:
-                    return bool(self.shows(actual, **inputs))
+                    return bool(self.shows(actual, expected=expected, **inputs))
                 wrong = inputs[self.given] if self.given else self.gives(expected, **inputs)
                 wrong = np.asarray(wrong, dtype=np.float64)
             except Exception:
@@ -66,6 +69,10 @@ class Suspect:
             return False
         # On some inputs a mistake gives the right answer (the sum equals the mean for B = 1): then it explains nothing.
         return wrong.shape != expected.shape or worst_difference(wrong, expected)[0] > MATCH_TOLERANCE
+
+    def named(self, actual: np.ndarray, expected: np.ndarray) -> Text:
+        """The cause this suspect names for what came."""
+        return self.cause(**self.reports(actual, expected)) if self.reports else self.cause
 
 
 @dataclass(frozen=True)
@@ -88,7 +95,7 @@ class Quantity:
             k: np.asarray(v, dtype=np.float64) if isinstance(v, np.ndarray) and v.dtype.kind == "f" else v
             for k, v in inputs.items()
         }
-        causes = {s.cause for s in self.suspects if s.matches(actual, expected, inputs)}
+        causes = {s.named(actual, expected) for s in self.suspects if s.matches(actual, expected, inputs)}
         return causes.pop() if len(causes) == 1 else None
 
     def check(
@@ -210,6 +217,19 @@ def _log_of_underflow(actual: np.ndarray, can_overflow: bool, can_underflow: boo
     return not np.isfinite(actual).all() and can_underflow and not can_overflow
 
 
+def _offset(actual: np.ndarray, expected: np.ndarray, **_: Any) -> bool:
+    """What came is the expected value plus one constant in every entry, a constant not 0 (both relative to the largest
+    expected entry)."""
+    if actual.shape != expected.shape or not np.isfinite(actual).all():
+        return False
+    off, scale = actual - expected, float(np.max(np.abs(expected), initial=0.0))
+    return bool(np.ptp(off) <= MATCH_TOLERANCE * scale < abs(float(np.mean(off))))
+
+
+def _offset_value(actual: np.ndarray, expected: np.ndarray) -> dict[str, str]:
+    return {"offset": f"{float(np.mean(actual - expected)):.4g}"}
+
+
 CROSS_ENTROPY = Quantity(
     "L",
     say.CROSS_ENTROPY_FORMULA,
@@ -217,6 +237,7 @@ CROSS_ENTROPY = Quantity(
         Suspect(say.NO_MAX_SHIFT, shows=_overflowed),
         Suspect(say.LOG_OF_ZERO, shows=_log_of_underflow),
         Suspect(say.LOSS_SUMMED, gives=lambda e, z, **_: e * z.shape[0]),
+        Suspect(say.LOSS_OVER_CLASSES, gives=lambda e, z, **_: e / z.shape[1]),
         Suspect(say.LOSS_SIGN, gives=lambda e, **_: -e),
         Suspect(say.OVER_BATCH, given="loss_over_batch_row_shift"),
         Suspect(say.OVER_BATCH, given="loss_over_batch_column_shift"),
@@ -230,6 +251,9 @@ CROSS_ENTROPY_GRAD = Quantity(
         Suspect(say.DIVIDES_BY_ZERO, shows=_log_of_underflow),
         Suspect(say.NO_MAX_SHIFT, given="dz_unshifted"),
         Suspect(say.DZ_NOT_OVER_B, gives=lambda e, z, **_: e * z.shape[0]),
+        Suspect(say.DZ_OVER_CLASSES, gives=lambda e, z, **_: e / z.shape[1]),
+        Suspect(say.DZ_OFFSET, shows=_offset, reports=_offset_value),
+        Suspect(say.DZ_STALE_INPUT, given="dz_stale_input"),
         Suspect(say.DZ_EVERY_ROW, given="dz_every_row"),
         Suspect(say.DZ_NO_ONEHOT, given="dz_no_onehot"),
         Suspect(say.DZ_SIGN, gives=lambda e, **_: -e),
