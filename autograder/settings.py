@@ -351,9 +351,11 @@ def apply(c: Config) -> None:
     c.HTMLExporter.extra_template_basedirs = [str(TEMPLATES), str(NBGRADER_TEMPLATES)]
     # The verdict is data, shown by no renderer: named to nbconvert's HTML exporter (formgrader's), it is skipped
     # quietly instead of warned of ("Your element with mimetype(s) ... is not able to be represented").
+    # Read from the exporter's class, not an exporter built here: building one needs nbconvert's templates on
+    # Jupyter's data path, which a course's Python may not have (every nbgrader command of that course then failed).
     from nbconvert.exporters import HTMLExporter  # nbgrader's own dependency
 
-    shown = HTMLExporter().default_config.NbConvertBase.display_data_priority
+    shown = HTMLExporter.default_config.fget(HTMLExporter.__new__(HTMLExporter)).NbConvertBase.display_data_priority
     c.WidgetsDataTypeFilter.display_data_priority = [*shown, MIME]
 
 

@@ -61,3 +61,23 @@ def test_a_verdict_renders_as_nothing_without_a_warning(graded: object) -> None:
 def test_the_control_stock_formgrader_warns_of_the_verdicts_media_type(graded: object) -> None:
     with pytest.warns(UserWarning, match="is not able to be represented"):
         formgrade_html(graded, kit=False)
+
+
+def test_the_courses_settings_load_where_nbconverts_templates_are_not_on_the_data_path(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """``apply(c)`` runs in every nbgrader command of a course: it must not build an exporter, which needs nbconvert's
+    templates on Jupyter's data path (a course's Python may not have them: every command then failed)."""
+    from nbconvert.exporters import HTMLExporter
+    from traitlets.config import Config
+
+    from autograder.settings import apply
+
+    def no_templates(*args: object, **kwargs: object) -> None:
+        raise ValueError("No template sub-directory with name 'lab' found")
+
+    monkeypatch.setattr(HTMLExporter, "__init__", no_templates)
+    c = Config()
+    apply(c)
+    assert c.WidgetsDataTypeFilter.display_data_priority[-1] == MIME
+    assert "text/html" in c.WidgetsDataTypeFilter.display_data_priority

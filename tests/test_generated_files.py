@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import re
+import shutil
 from pathlib import Path
 
 import pytest
@@ -35,13 +36,18 @@ EDITIONS = (classroom.ASSIGNMENT, *(f"{classroom.ASSIGNMENT}_{language}" for lan
 
 
 @pytest.mark.parametrize("folder", GENERATED)
-def test_committed_folder_matches_a_fresh_generation(course: Path, folder: str) -> None:
-    for assignment in EDITIONS[1:]:  # the course fixture generates mlp; the other editions only here
-        if not (course / folder / assignment).exists():
-            classroom.nbgrader(
-                course, "generate_assignment" if folder == "release" else "generate_solution", assignment, "--force"
-            )
-    fresh, committed = _files(course / folder), _files(REPO / folder)
+def test_committed_folder_matches_a_fresh_generation(course: Path, folder: str, tmp_path: Path) -> None:
+    fresh = _files(course / folder)  # the course fixture generates mlp; the other editions only here, each in a
+    for assignment in EDITIONS[1:]:  # course of its own (a course lists every folder of its source/ in formgrader)
+        editions = tmp_path / assignment
+        (editions / "source").mkdir(parents=True)
+        shutil.copy(REPO / "nbgrader_config.py", editions)
+        shutil.copytree(REPO / "source" / assignment, editions / "source" / assignment)
+        classroom.nbgrader(
+            editions, "generate_assignment" if folder == "release" else "generate_solution", assignment, "--force"
+        )
+        fresh.update(_files(editions / folder))
+    committed = _files(REPO / folder)
     command = "python -m autograder regenerate"
     assert sorted(committed) == sorted(fresh), (
         f"{folder}/ has other files than a fresh generation: run `{command}` and commit"
