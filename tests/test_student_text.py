@@ -314,8 +314,10 @@ def test_a_leaking_exception_reaches_notebook_feedback_and_terminal_capped(tmp_p
         hidden_box, _, public_box = feedback.partition('class="kit-public"')
         messages = re.findall(r'<div class="kit-message">(.*?)</div>', hidden_box, re.DOTALL)
         assert any("raised ValueError" in m for m in messages), messages
-        for message in messages:  # a hidden check's: its first line
-            _harmless(message, 2 * LIMIT + 400)  # html-escaped: a character may take 6
+        for message in messages:  # a hidden check's, whole: its sentence and, for a raise, the student's line
+            assert len(message.splitlines()) <= 2, message
+            for line in message.splitlines():
+                _harmless(line, 2 * LIMIT + 400)  # html-escaped: a character may take 6
         for message in re.findall(r'<div class="kit-message">(.*?)</div>', public_box, re.DOTALL):
             assert len(message.splitlines()) <= 13  # a public check's, as the kernel showed it: a few lines
             for line in message.splitlines():
