@@ -5,6 +5,8 @@ from __future__ import annotations
 import importlib
 import sys
 
+from autograder.grading.nbgrader_process import defer_iri_checker
+
 COMMANDS = {
     "grade": "grade a class in parallel, or on a Dask cluster (run it in the course folder)",
     "report": "write the class report of a graded assignment (HTML, CSV, JSON; run it in the course folder)",
@@ -23,6 +25,7 @@ def main(argv: list[str]) -> int:
         lines = "\n".join(f"  {name:<12} {what}" for name, what in COMMANDS.items())
         print(f"usage: python -m autograder COMMAND [ARGS]\n\ncommands:\n{lines}", file=sys.stderr)
         return 0 if argv[:1] in (["-h"], ["--help"]) else 2
+    defer_iri_checker()  # the commands import nbgrader, whose start-up this halves
     command = importlib.import_module(f"autograder.cli.{argv[0].replace('-', '_')}")
     sys.argv = [f"python -m autograder {argv[0]}", *argv[1:]]
     return command.main(argv[1:]) or 0

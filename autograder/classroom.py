@@ -11,6 +11,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from autograder.cell_ids import check_named, grade_id
+from autograder.grading import nbgrader_process
 
 ASSIGNMENT = "mlp"
 NOTEBOOK = "mlp.ipynb"
@@ -22,9 +23,7 @@ def nbgrader(course: Path, *args: str) -> subprocess.CompletedProcess:
     env = dict(os.environ)
     # nbgrader calls its own scripts (alembic) by name: put this environment's bin first.
     env["PATH"] = os.pathsep.join([str(Path(sys.executable).parent), env.get("PATH", "")])
-    result = subprocess.run(
-        [sys.executable, "-m", "nbgrader", *args], cwd=course, env=env, capture_output=True, text=True
-    )
+    result = subprocess.run([*nbgrader_process.COMMAND, *args], cwd=course, env=env, capture_output=True, text=True)
     if result.returncode != 0:
         raise RuntimeError(
             f"`nbgrader {' '.join(args)}` failed in {course} (exit {result.returncode}):\n{result.stdout}\n"

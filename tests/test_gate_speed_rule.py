@@ -127,7 +127,11 @@ def test_whole_batch_code_runs_the_same_python_lines_for_any_batch(name: str) ->
     assert gate.python_loop(mlp_class(CORRECT[name]), inputs_for("mnist_accuracy"), x, y) is None
 
 
-@pytest.mark.parametrize("name", LOOPS)
+@pytest.mark.parametrize(
+    "name",
+    # the catalogue's per-entry loops train the small gate twice at 650 times the pace: a minute, the slow tier's
+    [pytest.param(n, marks=pytest.mark.slow) if n == "linear_python_loops" else n for n in LOOPS],
+)
 def test_a_python_loop_is_named_when_the_measured_speed_fails_and_decides_nothing_itself(
     name: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:

@@ -13,13 +13,13 @@ import os
 import shutil
 import signal
 import subprocess
-import sys
 import time
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from autograder.faults import FAULT_RECORD_ENV, Fault
+from autograder.grading import nbgrader_process
 from autograder.grading.stage import STAGE_RECORD_ENV
 from autograder.grading.submissions import mark_graded
 from autograder.settings import CoursePaths
@@ -145,7 +145,7 @@ def autograde_one(paths: CoursePaths, assignment: str, student: str, force: bool
     where.unlink(missing_ok=True)
     redo = force or paths.autograded(student, assignment).exists()  # an interrupted run left a partial result
     start = time.perf_counter()
-    command = [sys.executable, "-m", "nbgrader", "autograde", assignment, "--student", student]
+    command = [*nbgrader_process.COMMAND, "autograde", assignment, "--student", student]
     returncode = run_limited(
         [*command, *(["--force"] if redo else [])],
         paths.root,
@@ -173,7 +173,7 @@ def feedback_one(paths: CoursePaths, assignment: str, student: str, env: dict[st
     coursedir = paths.coursedir
     shutil.rmtree(Path(coursedir.format_path(coursedir.feedback_directory, student, assignment)), ignore_errors=True)
     log = log_path(paths, student).with_suffix(".feedback.log")
-    command = [sys.executable, "-m", "nbgrader", "generate_feedback", assignment, "--student", student, "--force"]
+    command = [*nbgrader_process.COMMAND, "generate_feedback", assignment, "--student", student, "--force"]
     returncode = run_limited(command, paths.root, env, log, FEEDBACK_SECONDS)
     if returncode == 0:
         return None

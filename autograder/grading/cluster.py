@@ -41,6 +41,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from autograder.faults import FAULT_RECORD_ENV, Fault, GraderFault
+from autograder.grading import nbgrader_process
 from autograder.settings import CoursePaths
 
 if TYPE_CHECKING:
@@ -161,7 +162,7 @@ def grade_task(task: Task) -> Result:
         log, record = root / "autograde.log", root / "fault.json"
         env[FAULT_RECORD_ENV] = str(record)
         returncode = run_limited(
-            [sys.executable, "-m", "nbgrader", "autograde", task.assignment, "--student", task.student, "--force"],
+            [*nbgrader_process.COMMAND, "autograde", task.assignment, "--student", task.student, "--force"],
             root,
             env,
             log,
