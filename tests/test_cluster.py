@@ -20,6 +20,7 @@ import pytest
 
 from autograder import classroom
 from autograder.classroom import apply_edits
+from autograder.grading import nbgrader_process
 from catalogue.attacks import CHEATS, FAULTS, Context
 from catalogue.mistakes import MISTAKES
 from gradingkit import MNIST, grade, make_course
@@ -70,6 +71,10 @@ def _rows(db_url: str) -> dict[str, int]:
     return {student: count for student, count in rows}
 
 
+NBGRADER = nbgrader_process.COMMAND[-1].encode()
+"""The module the kit starts nbgrader as (``python -m autograder.grading.nbgrader_process autograde ...``)."""
+
+
 def _kill_a_worker_while_it_grades(workers: list[int], killed: list[tuple[int, str]], stop: threading.Event) -> None:
     """SIGKILL the first Dask worker process seen running an ``nbgrader autograde`` (its child)."""
     while not stop.is_set() and not killed:
@@ -79,7 +84,7 @@ def _kill_a_worker_while_it_grades(workers: list[int], killed: list[tuple[int, s
                 parent = int((proc / "stat").read_text().rsplit(")", 1)[1].split()[1])
             except (OSError, ValueError, IndexError):
                 continue
-            if b"autograde" in command and b"nbgrader" in command and parent in workers:
+            if b"autograde" in command and NBGRADER in command and parent in workers:
                 time.sleep(3.0)  # well into the grading: the kernel has run, the workers are verifying
                 student = command[command.index(b"--student") + 1].decode()
                 os.kill(parent, signal.SIGKILL)
