@@ -515,6 +515,7 @@ ISSUE_43 = {
     "dZ is off by the same constant": "ce_backward_plus_one",
     "dZ comes from the logits and targets of an earlier forward": "ce_backward_earlier_forward",
     "replaced the list's entries": "sgd_replaces_list_entries",
+    "0 · log 0 = NaN": "ce_zero_times_log_zero",
 }
 """Each cause's words, and the catalogued mistake that makes it."""
 PUBLIC = {"cross_entropy": nn_public.check_cross_entropy, "sgd": nn_public.check_sgd}
@@ -569,3 +570,59 @@ def test_a_constant_added_to_dz_is_named_with_its_value(offset: float, words: st
     uneven[0, 0] += 0.01  # off by a constant everywhere but one entry: not a constant added
     for wrong in (uneven, expected * 1.5, expected + 1e-9):
         assert nn_diagnosis.CROSS_ENTROPY_GRAD.likely_cause(wrong, expected, z=z, y=y) is None
+
+
+# ---------------------------------- 7. a NaN from 0 · log 0 is told apart from an overflow by where the NaN began
+
+NO_MAX_SHIFT = "without subtracting each row's max"
+ZERO_LOG_ZERO = "0 · log 0 = NaN"
+
+
+@pytest.mark.parametrize("secret", SECRETS)
+def test_a_nan_from_zero_times_log_zero_is_never_blamed_on_the_max_shift(secret: str) -> None:
+    """The max shift is there: its hidden and public checks name 0 · log 0, never the shift; the mistake without the
+    shift is still told so, and never 0 · log 0."""
+    named = _causes_named(secret)
+    assert any(ZERO_LOG_ZERO in c for c in named["ce_zero_times_log_zero"]), named["ce_zero_times_log_zero"]
+    assert not any(NO_MAX_SHIFT in c for c in named["ce_zero_times_log_zero"]), named["ce_zero_times_log_zero"]
+    assert any(NO_MAX_SHIFT in c for c in named["ce_no_max_shift"]), named["ce_no_max_shift"]
+    assert not any(ZERO_LOG_ZERO in c for c in named["ce_no_max_shift"]), named["ce_no_max_shift"]
+
+
+def _zero_times_log_zero(z: np.ndarray, y: np.ndarray) -> float:
+    p = np.exp(z - z.max(axis=1, keepdims=True))
+    p /= p.sum(axis=1, keepdims=True)
+    return -(np.eye(z.shape[1])[y] * np.log(p)).sum() / len(y)
+
+
+def _unshifted(z: np.ndarray, y: np.ndarray) -> float:
+    p = np.exp(z) / np.exp(z).sum(axis=1, keepdims=True)
+    return -np.log(p[np.arange(len(y)), y]).mean()
+
+
+def _silenced(z: np.ndarray, y: np.ndarray) -> float:
+    with np.errstate(all="ignore"):
+        return _zero_times_log_zero(z, y)
+
+
+@pytest.mark.parametrize(
+    ("loss", "words"), [(_zero_times_log_zero, ZERO_LOG_ZERO), (_unshifted, NO_MAX_SHIFT), (_silenced, None)]
+)
+def test_where_the_nan_began_names_the_cause_and_nothing_else_does(loss: Any, words: str | None) -> None:
+    """On logits of ±1000 with each target near its row's max, both mistakes give NaN: the first floating-point
+    error (an exp that overflowed, or a log of 0) tells them apart; code that silences them shows nothing, and gets
+    no cause. Without the noted errors, no NaN is called 0 · log 0."""
+    import nn_diagnosis
+    from autograder.judge import inputs, reference, suspects
+
+    case = inputs.classification_cases(np.random.default_rng(5))["cases"][3]  # the "near" case
+    z, y = case["z"], case["y"]
+    with nn_diagnosis.noting_float_errors() as float_errors:
+        value = loss(z, y)
+    assert np.isnan(value)
+    wrong = suspects.cross_entropy(z, y)
+    expected = -reference.log_softmax(z)[np.arange(len(y)), y].mean()
+    cause = nn_diagnosis.CROSS_ENTROPY.likely_cause(value, expected, z=z, y=y, float_errors=float_errors, **wrong)
+    assert (words is None and cause is None) or (cause is not None and words in str(cause)), cause
+    unnoted = nn_diagnosis.CROSS_ENTROPY.likely_cause(value, expected, z=z, y=y, **wrong)
+    assert unnoted is None or ZERO_LOG_ZERO not in str(unnoted), unnoted

@@ -18,7 +18,8 @@ from __future__ import annotations
 import re
 import sys
 import traceback
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -197,15 +198,43 @@ LOG_EPS = 1e-7
 ``-log(np.clip(p, eps, 1 - eps))``."""
 
 
+@contextmanager
+def noting_float_errors() -> Iterator[list[str]]:
+    """Note, in the list it yields, each kind of floating-point error NumPy meets in the body ("overflow", "divide by
+    zero", "invalid value"), once, in the order they first came, instead of warning: where a NaN first appeared (an
+    exp that overflowed, or the log of a 0). Code that silences them itself (``np.errstate``) shows fewer."""
+    seen: list[str] = []
+
+    def note(kind: str, _flag: int) -> None:
+        if str(kind) not in seen:
+            seen.append(str(kind))
+
+    with np.errstate(over="call", divide="call", invalid="call", call=note):
+        yield seen
+
+
+def _first_error(float_errors: Any) -> str | None:
+    """The first floating-point error noted (``noting_float_errors``), or None if none was."""
+    return str(list(float_errors)[0]) if float_errors is not None and len(float_errors) else None
+
+
 def _overflowed(
-    actual: np.ndarray, can_overflow: bool, can_underflow: bool, unshifted_nonfinite_at: Any = None, **_: Any
+    actual: np.ndarray,
+    can_overflow: bool,
+    can_underflow: bool,
+    unshifted_nonfinite_at: Any = None,
+    float_errors: Any = None,
+    **_: Any,
 ) -> bool:
     """Non-finite where only a missing max shift can explain it: exp overflows, no target's probability underflows
-    (the caller says which can happen on its inputs), and, for an array of the logits' shape, every non-finite
-    entry is one a softmax without the shift can make non-finite (``unshifted_nonfinite_at``, from the caller)."""
+    (the caller says which can happen on its inputs), the first floating-point error was an overflow (when the caller
+    noted them, ``float_errors``), and, for an array of the logits' shape, every non-finite entry is one a softmax
+    without the shift can make non-finite (``unshifted_nonfinite_at``, from the caller)."""
     nonfinite = ~np.isfinite(np.asarray(actual, dtype=np.float64))
     if not (nonfinite.any() and can_overflow and not can_underflow):
         return False
+    if float_errors is not None and _first_error(float_errors) != "overflow":
+        return False  # the NaN began elsewhere (a log of 0 first): the max shift may well be there
     if unshifted_nonfinite_at is None:
         return True
     possible = np.asarray(unshifted_nonfinite_at, dtype=bool)
@@ -216,6 +245,18 @@ def _overflowed(
 def _log_of_underflow(actual: np.ndarray, can_overflow: bool, can_underflow: bool, **_: Any) -> bool:
     """Non-finite where only a target probability that underflowed to 0 can explain it: no exp can overflow."""
     return not np.isfinite(actual).all() and can_underflow and not can_overflow
+
+
+def _zero_times_log_zero(
+    actual: np.ndarray, can_underflow: bool, others_can_underflow: bool, float_errors: Any = None, **_: Any
+) -> bool:
+    """NaN where only 0 · log 0 can explain it: no target's probability underflows but another class's can (the
+    caller says so of its inputs), the first floating-point error was a log of 0 and no exp overflowed (the caller
+    noted them, ``float_errors``): probabilities with exact zeros, their logs times the one-hot's zeros."""
+    if float_errors is None or not np.isnan(np.asarray(actual, dtype=np.float64)).any():
+        return False
+    first_log_of_zero = _first_error(float_errors) == "divide by zero" and "overflow" not in list(float_errors)
+    return bool(first_log_of_zero and others_can_underflow and not can_underflow)
 
 
 def _offset(actual: np.ndarray, expected: np.ndarray, **_: Any) -> bool:
@@ -237,6 +278,7 @@ CROSS_ENTROPY = Quantity(
     (
         Suspect(say.NO_MAX_SHIFT, shows=_overflowed),
         Suspect(say.LOG_OF_ZERO, shows=_log_of_underflow),
+        Suspect(say.ZERO_TIMES_LOG_ZERO, shows=_zero_times_log_zero),
         Suspect(say.LOSS_SUMMED, gives=lambda e, z, **_: e * z.shape[0]),
         Suspect(say.LOSS_OVER_CLASSES, gives=lambda e, z, **_: e / z.shape[1]),
         Suspect(say.LOSS_SIGN, gives=lambda e, **_: -e),

@@ -223,6 +223,13 @@ def check_relu(ReLU: type) -> None:
     )
 
 
+def _loss(loss_fn: Any, z: np.ndarray, y: np.ndarray) -> tuple[Any, dict[str, list[str]]]:
+    """``loss_fn(z, y)``, and the floating-point errors it met (where a NaN began), for ``check_loss``'s diagnosis."""
+    with diagnose.noting_float_errors() as float_errors:
+        loss = loss_fn(z, y)
+    return loss, {"float_errors": float_errors}
+
+
 @public_check("CrossEntropyLoss")
 def check_cross_entropy(CrossEntropyLoss: type) -> None:
     """Worked examples, logits of ±1000, targets whose probability underflows, then finite differences."""
@@ -233,7 +240,8 @@ def check_cross_entropy(CrossEntropyLoss: type) -> None:
     case = cases["example"]  # softmax [1/5, 3/5, 1/5] and [1/3] * 3
     z, y = case["z"].copy(), case["y"].copy()
     example = say.ON_EXAMPLE(call="CrossEntropyLoss")
-    diagnose.check_loss(example, loss_fn(z, y), case["log_p"], z=z, y=y, **case["mistakes"])
+    loss, noted = _loss(loss_fn, z, y)
+    diagnose.check_loss(example, loss, case["log_p"], z=z, y=y, **noted, **case["mistakes"])
     check_unchanged(example, z, case["z"])
     dz = loss_fn.backward()
     diagnose.CROSS_ENTROPY_GRAD.check(
@@ -242,20 +250,23 @@ def check_cross_entropy(CrossEntropyLoss: type) -> None:
     check_dtype(say.FOR_FLOAT64_LOGITS(call="CrossEntropyLoss.backward"), dz, np.float64)
     case = cases["one"]  # one sample: still one number
     z, y = case["z"].copy(), case["y"].copy()
+    loss, noted = _loss(loss_fn, z, y)
     diagnose.check_loss(
         say.FOR_LOGITS_SHAPE(call="CrossEntropyLoss", shape=(1, 2)),
-        loss_fn(z, y),
+        loss,
         case["log_p"],
         z=z,
         y=y,
+        **noted,
         **case["mistakes"],
     )
 
     # targets near the row's max: exp(1000) overflows unless each row's max is subtracted
     case = cases["huge"]
     z, y = case["z"].copy(), case["y"].copy()
+    loss, noted = _loss(loss_fn, z, y)
     diagnose.check_loss(
-        say.ON_HUGE_LOGITS(call="CrossEntropyLoss"), loss_fn(z, y), case["log_p"], z=z, y=y, **case["mistakes"]
+        say.ON_HUGE_LOGITS(call="CrossEntropyLoss"), loss, case["log_p"], z=z, y=y, **noted, **case["mistakes"]
     )
     diagnose.CROSS_ENTROPY_GRAD.check(
         say.ON_HUGE_LOGITS(call="CrossEntropyLoss.backward"),
@@ -267,8 +278,9 @@ def check_cross_entropy(CrossEntropyLoss: type) -> None:
     )
     case = cases["far"]  # target probabilities underflow
     z, y = case["z"].copy(), case["y"].copy()
+    loss, noted = _loss(loss_fn, z, y)
     diagnose.check_loss(
-        say.TARGETS_UNDERFLOW(call="CrossEntropyLoss"), loss_fn(z, y), case["log_p"], z=z, y=y, **case["mistakes"]
+        say.TARGETS_UNDERFLOW(call="CrossEntropyLoss"), loss, case["log_p"], z=z, y=y, **noted, **case["mistakes"]
     )
     diagnose.CROSS_ENTROPY_GRAD.check(
         say.TARGETS_UNDERFLOW(call="CrossEntropyLoss.backward"),

@@ -103,6 +103,7 @@ WORDINGS: dict[str, dict[str, str]] = {
         "cause.relu.no_mask": "没有用掩码：backward 原样返回了上游梯度 G",
         "cause.loss.no_max_shift": "softmax 之前没有先减去每行的最大值：大的 logit 取 exp 会溢出为 inf，使概率变成 NaN 或 0",
         "cause.loss.log_of_zero": "对下溢为 0 的概率取了 log（log 0 = −inf）：请用 (z − m) − log Σ exp(z − m) 计算 log softmax，或在 log 中加上不超过 1e-07 的 eps",
+        "cause.loss.zero_times_log_zero": "0 · log 0 = NaN：对每个概率都取了 log（其中一些下溢为恰好 0），再乘以 one-hot 中的 0；请只取每个样本真实类别的 log 概率（log_p[np.arange(B), y]），log softmax 用 (z − m) − log Σ exp(z − m) 计算",
         "cause.loss.divides_by_zero": "梯度除以了一个下溢为 0 的概率（照字面对 log 求导）：请用 dZ = (softmax(Z) − onehot(y)) / B",
         "cause.loss.over_batch": "softmax 在 batch 维度（axis=0）上归一化，而不是在每一行的类别（axis=1）上",
         "cause.loss.summed": "损失在 batch 维度上求和而没有取平均（大了 B 倍）",

@@ -482,6 +482,12 @@ LOG_OF_ZERO = cause(
     en="the log of a probability that underflowed to 0 (log 0 = −inf): compute log softmax as "
     "(z − m) − log Σ exp(z − m), or add an eps of at most 1e-07 inside the log",
 )
+ZERO_TIMES_LOG_ZERO = cause(
+    "loss.zero_times_log_zero",
+    en="0 · log 0 = NaN: the log of every probability, some of which underflowed to exactly 0, times the one-hot's "
+    "zeros; take only each target's log probability (log_p[np.arange(B), y]), from a log softmax computed as "
+    "(z − m) − log Σ exp(z − m)",
+)
 DIVIDES_BY_ZERO = cause(
     "loss.divides_by_zero",
     en="the gradient divides by a probability that underflowed to 0 (the derivative of the log taken literally): "
