@@ -308,6 +308,70 @@ def test_only_layers_are_run_through_the_layers_checks() -> None:
     assert "first" not in message and "public check fails" not in message, message
 
 
+CLOSURE_RELU = (
+    "def make_relu():\n"
+    "    saved = {}\n"
+    "    def relu(x):\n"
+    "        saved['mask'] = x > 0\n"
+    "        return x * saved['mask']\n"
+    "    def backward(grad):\n"
+    "        return grad * saved['mask']\n"
+    "    relu.backward = backward\n"
+    "    return relu\n\n\n"
+)
+
+
+def _closure_mlp(attribute: str, forward: str = "") -> type:
+    """The solution's MLP whose ReLU is a closure (a function with a ``backward`` attribute, called directly), kept
+    as ``attribute``; ``forward`` replaces the forward's return line."""
+    names = _names(())
+    exec(CLOSURE_RELU, names)  # noqa: S102 - the test's own code, in the solution's namespace
+    source = "self.relu" if attribute == "relu" else f"self.{attribute}"
+    forward = forward or f"self.fc2({source}(self.fc1(x)))"
+    code = (
+        "class ClosureMLP(MLP):\n"
+        "    def __init__(self, *args, **kwargs):\n"
+        "        super().__init__(*args, **kwargs)\n"
+        f"        self.{attribute} = make_relu()\n"
+        "    def forward(self, x):\n"
+        f"        return {forward}\n"
+        "    def backward(self, grad):\n"
+        f"        return self.fc1.backward({source}.backward(self.fc2.backward(grad)))\n"
+    )
+    exec(code, names)  # noqa: S102
+    return names["ClosureMLP"]
+
+
+@pytest.mark.parametrize("attribute", ["relu", "act"])
+def test_a_correct_mlp_whose_relu_is_a_closure_passes_the_public_check(
+    attribute: str, capsys: pytest.CaptureFixture
+) -> None:
+    """Its forward runs the ReLU without any ``forward`` being seen (a closure called directly, or kept under
+    another name than ``relu``): the public check does not say the ReLU is skipped."""
+    nn_public.check_mlp(_closure_mlp(attribute))
+    assert capsys.readouterr().out == "MLP: public checks passed.\n"
+
+
+@pytest.mark.parametrize("attribute", ["relu", "act"])
+def test_an_mlp_whose_closure_relu_is_really_skipped_is_still_told_so(attribute: str) -> None:
+    """The same closure MLP with the ReLU left out of forward: what came is what fc2(fc1(x)) gives."""
+    message = _public(nn_public.check_mlp, _closure_mlp(attribute, "self.fc2(self.fc1(x))"))
+    assert "the ReLU is skipped: relu is never called in forward" in message, message
+
+
+@pytest.mark.parametrize(
+    ("mistake", "words"),
+    [
+        ("mlp_forward_skips_relu", "relu is never called in forward"),
+        ("mlp_backward_skips_relu", "relu.backward is not called"),
+    ],
+)
+def test_a_relu_module_really_skipped_is_still_told_so_by_the_public_check(mistake: str, words: str) -> None:
+    edits = next(m.edits for m in MISTAKES if m.name == mistake)
+    message = _public(nn_public.check_mlp, _names(edits)["MLP"])
+    assert f"the ReLU is skipped: {words}" in message, message
+
+
 def test_the_public_mlp_check_still_passes_the_solution(capsys: pytest.CaptureFixture) -> None:
     nn_public.check_mlp(_names(())["MLP"])
     assert capsys.readouterr().out == "MLP: public checks passed.\n"  # the layers' checks print nothing of their own
