@@ -441,6 +441,14 @@ def check_sgd(name: str, cases: Sequence[dict[str, Any]]) -> None:
                     fail(say.ITS_GRAD(what=what), say.LEAVE_GRAD(), say.IT_CHANGED(), say.SGD_GRAD_CHANGED)
 
 
+MLP_FORWARD = Quantity(
+    "logits",
+    say.MLP_FORWARD_FORMULA,
+    (
+        Suspect(say.MLP_NO_RELU, given="mlp_no_relu"),
+        Suspect(say.MLP_RELU_ON_LOGITS, given="mlp_relu_on_logits"),
+    ),
+)
 MLP_BACKWARD = Quantity(
     "dX",
     say.MLP_BACKWARD_FORMULA,

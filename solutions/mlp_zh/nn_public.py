@@ -479,7 +479,11 @@ def check_mlp(MLP: type) -> None:
     for layer, n in ((model.fc1, "1"), (model.fc2, "2")):  # float64 parameters for a precise gradient check
         layer.W = Parameter(case[f"W{n}"], dtype=np.float64)
         layer.b = Parameter(case[f"b{n}"], dtype=np.float64)
-    logits = model.forward(case["x"].copy())
+    x = case["x"].copy()
+    logits = model.forward(x)
+    what = say.FOR_X_SHAPE(call="MLP(5, 7, 3).forward(x)", shape=x.shape)
+    diagnose.MLP_FORWARD.check(what, logits, case["logits"], **case["mistakes"])
+    check_unchanged(what, x, case["x"])
     check_dtype(say.FOR_FLOAT64_INPUTS(call="MLP(5, 7, 3).forward"), np.asarray(logits), np.float64)
     grads = case["grads"]
     check_gradients(

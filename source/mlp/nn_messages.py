@@ -601,6 +601,11 @@ SGD_GRAD_CHANGED = cause(
     "sgd.grad_changed",
     en="step modified or cleared .grad; only zero_grad() clears it",
 )
+MLP_NO_RELU = cause("mlp.no_relu", en="the ReLU is skipped: fc2(fc1(x))")
+MLP_RELU_ON_LOGITS = cause(
+    "mlp.relu_on_logits",
+    en="the ReLU is also applied to the logits: the last layer is fc2, with no activation",
+)
 MLP_RETURNS_RELU_GRAD = cause(
     "mlp.returns_relu_grad",
     en="backward returns the gradient after relu.backward instead of what fc1.backward returns",
@@ -725,6 +730,10 @@ CROSS_ENTROPY_GRAD_FORMULA = formula(
 SGD_FORMULA = formula(
     "sgd",
     en="θ ← θ − η ∂L/∂θ for every parameter with a gradient, changing the array itself: `p -= self.lr * p.grad`",
+)
+MLP_FORWARD_FORMULA = formula(
+    "mlp_forward",
+    en="logits = fc2(relu(fc1(x))): call the three layers in this order and return the last output",
 )
 MLP_BACKWARD_FORMULA = formula(
     "mlp_backward",
