@@ -690,3 +690,53 @@ def test_where_the_nan_began_names_the_cause_and_nothing_else_does(loss: Any, wo
     assert (words is None and cause is None) or (cause is not None and words in str(cause)), cause
     unnoted = nn_diagnosis.CROSS_ENTROPY.likely_cause(value, expected, z=z, y=y, **wrong)
     assert unnoted is None or ZERO_LOG_ZERO not in str(unnoted), unnoted
+
+
+# ------------------------------ 8. a class bound where grading does not run: its public check says so (issue 43)
+
+GUARD = '\nif __name__ == "__main__":\n'
+
+
+def _run_as_a_cell(code: str, names: dict[str, Any]) -> None:
+    """Run ``code`` as IPython runs a notebook cell: under a cell's file name, its text kept in linecache."""
+    filename = f"/tmp/ipykernel_0/{abs(hash(code))}.py"
+    linecache.cache[filename] = (len(code), None, code.splitlines(True), filename)
+    exec(compile(code, filename, "exec"), names)  # noqa: S102 - the test's own cell
+
+
+def test_a_class_bound_where_grading_skips_fails_its_public_check() -> None:
+    """A Linear bound under ``if __name__ == "__main__":`` exists in the kernel, not in the grader's run of the cell
+    (only its top-level definitions run): the public check says so, naming the line, instead of passing."""
+    from autograder.probe.run import definitions
+
+    cell = grading.SOURCE_CELLS["linear"].replace("class Linear(", "class _Linear(") + GUARD + "    Linear = _Linear\n"
+    names = _names(())
+    _run_as_a_cell(cell, names)
+    message = _public(nn_public.check_linear, names["Linear"])
+    line = cell.count("\n")
+    assert f"Linear is bound on line {line} of its cell, inside `{GUARD.strip()}`" in message, message
+    assert "at the top level of the cell" in message, message
+    graded = grading.namespace("")  # the setup cell, then what the grader's worker runs of the cell
+    exec(definitions(cell, "<cell linear>"), graded)  # noqa: S102
+    assert "_Linear" in graded and "Linear" not in graded
+
+
+@pytest.mark.parametrize(
+    "guarded",
+    [
+        "    layer = Linear(3, 2)\n    print(layer(np.ones((1, 3))).shape)\n",  # trying the class out: not graded
+        "    Linear_test = Linear\n",  # reads Linear, binds another name
+    ],
+)
+def test_a_guard_that_binds_no_part_changes_nothing(guarded: str, capsys: pytest.CaptureFixture) -> None:
+    names = _names(())
+    _run_as_a_cell(grading.SOURCE_CELLS["linear"] + GUARD + guarded, names)
+    nn_public.check_linear(names["Linear"])
+    assert capsys.readouterr().out.endswith("Linear: public checks passed.\n")
+
+
+def test_the_public_checks_and_the_grader_run_the_same_top_level_statements() -> None:
+    import nn_diagnosis
+    from autograder.probe.run import DEFINITIONS
+
+    assert nn_diagnosis.GRADED_STATEMENTS == DEFINITIONS

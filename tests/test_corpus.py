@@ -269,6 +269,6 @@ def _submissions() -> list:
 def test_hidden_points_are_lost_only_where_a_public_check_failed(kind: str, name: str) -> None:
     """Public = hidden in kind: a submission that loses a hidden check's points (any secret) fails some public check
     in the notebook. The MNIST gate is the slow tier's (its public side is the training cell); a statement the grader
-    does not run is ``test_a_class_bound_where_grading_skips_fails_its_public_check``'s (tests/test_nn_checks.py)."""
+    does not run is ``test_a_class_bound_where_grading_skips_fails_its_public_check``'s (test_causes_on_evidence.py)."""
     lost = {check for secret in grading.SECRETS for check in _graded(kind, name, secret)}
     assert not lost or _public_failed(kind, name), f"{name} loses {sorted(lost)}, yet every public check passes"

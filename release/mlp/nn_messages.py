@@ -306,6 +306,11 @@ SGD_AFTER_STEPS = message(
 SGD_PARAMETER = message("sgd_parameter", en="{after}: parameter {index} of shape {shape}")
 ITS_GRAD = message("its_grad", en="{what}: its .grad")
 NAMED_GRAD = message("named_grad", en="{call}: {name}.grad")
+BOUND_WHERE_GRADING_SKIPS = message(
+    "bound_where_grading_skips",
+    en="{part} is bound on line {line} of its cell, inside `{statement}`: that line does not run while your work is "
+    "graded",
+)
 LAYER_UNCHECKED = message(
     "layer_unchecked",
     en="{model}: not checked, because it runs your {layer}, whose public check fails.",
@@ -379,6 +384,12 @@ def cause(id: str, en: str) -> Text:
     return text(f"cause.{id}", en=en)
 
 
+GRADING_RUNS_TOP_LEVEL = cause(
+    "grading_runs_top_level",
+    en="while your work is graded, each answer cell runs only its top-level imports, definitions (def, class) and "
+    "assignments, not what is under an if, for, while, with or try: define the class, or assign it, at the top level "
+    "of the cell",
+)
 RETURNED_NONE = cause(
     "returned_none",
     en="the method returned None: a missing `return`, or `return` without a value",

@@ -42,6 +42,11 @@ def public_check(part: str) -> Callable[[Check], Check]:
         @functools.wraps(check)
         def run(cls: type) -> None:
             CHECKED[part] = False
+            skipped = diagnose.bound_where_grading_skips(part, cls)
+            if skipped is not None:  # the grader would see another part, or none
+                line, statement = skipped
+                failure = say.BOUND_WHERE_GRADING_SKIPS(part=part, line=line, statement=statement)
+                raise CheckFailed(Failure(failure, say.GRADING_RUNS_TOP_LEVEL))
             try:
                 check(cls)
             except CheckFailed:

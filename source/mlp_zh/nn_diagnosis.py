@@ -14,6 +14,8 @@ catalogue, so a student sees the same message before and after submitting.
 
 from __future__ import annotations
 
+import ast
+import linecache
 import re
 import sys
 import traceback
@@ -716,3 +718,68 @@ def explain_error(
     fields = dict(what=what, exception=info["raised"], message=shape_error(info) or info["message"])
     message = say.RAISED_AT(**fields, line=info["line"]) if info["line"] else say.RAISED(**fields)
     return Failure(message, cause, formula)
+
+
+GRADED_STATEMENTS = (
+    ast.Import,
+    ast.ImportFrom,
+    ast.FunctionDef,
+    ast.AsyncFunctionDef,
+    ast.ClassDef,
+    ast.Assign,
+    ast.AnnAssign,
+)
+"""The top-level statements of an answer cell that run while work is graded; every other one (calls, loops, an
+``if __name__ == "__main__":`` block) does not: the grader's worker runs only these."""
+
+
+def _cell_source(cls: Any) -> str | None:
+    """The text of the notebook cell that defines ``cls``'s methods (IPython keeps each cell's text in linecache),
+    or None if they come from no cell."""
+    for value in vars(cls).values() if isinstance(cls, type) else ():
+        filename = getattr(getattr(value, "__code__", None), "co_filename", "")
+        if "ipykernel_" in filename or filename.startswith("<ipython-input"):
+            lines = linecache.getlines(filename)
+            if lines:
+                return "".join(lines)
+    return None
+
+
+def _in_scope(node: ast.AST) -> Iterator[ast.AST]:
+    """``node`` and the nodes below it that run in its scope (not the bodies of functions and classes it defines)."""
+    yield node
+    if not isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Lambda)):
+        for child in ast.iter_child_nodes(node):
+            yield from _in_scope(child)
+
+
+def _binds(node: ast.AST, name: str) -> bool:
+    """Whether ``node`` binds ``name`` or sets one of its attributes (``name.forward = ...``)."""
+    if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+        return node.name == name
+    if isinstance(node, ast.alias):
+        return (node.asname or node.name.split(".")[0]) == name
+    if isinstance(node, ast.Name):
+        return node.id == name and isinstance(node.ctx, ast.Store)
+    if isinstance(node, ast.Attribute):
+        return isinstance(node.ctx, ast.Store) and isinstance(node.value, ast.Name) and node.value.id == name
+    return False
+
+
+def bound_where_grading_skips(name: str, cls: Any) -> tuple[int, str] | None:
+    """Where the cell that defines ``cls`` binds ``name`` (or sets its attributes) inside a top-level statement that
+    does not run while work is graded (not one of ``GRADED_STATEMENTS``): the line, and that statement's first line;
+    None if it nowhere does, or the cell is not known."""
+    source = _cell_source(cls)
+    try:
+        tree = ast.parse(source) if source is not None else None
+    except SyntaxError:
+        return None
+    for statement in tree.body if tree is not None else ():
+        if isinstance(statement, GRADED_STATEMENTS):
+            continue
+        for node in _in_scope(statement):
+            if _binds(node, name):
+                first = source.splitlines()[statement.lineno - 1].strip()
+                return getattr(node, "lineno", statement.lineno), first if len(first) <= 60 else first[:57] + "..."
+    return None
