@@ -740,3 +740,18 @@ def test_the_public_checks_and_the_grader_run_the_same_top_level_statements() ->
     from autograder.probe.run import DEFINITIONS
 
     assert nn_diagnosis.GRADED_STATEMENTS == DEFINITIONS
+
+
+def test_noting_float_errors_keeps_what_the_code_asked_numpy_to_raise() -> None:
+    """Code that has NumPy raise on an overflow (and catches it) runs as it would without the noting."""
+    import nn_diagnosis
+
+    old = np.seterr(over="raise")
+    try:
+        with nn_diagnosis.noting_float_errors() as float_errors, pytest.raises(FloatingPointError):
+            np.exp(np.array([1000.0]))
+        with nn_diagnosis.noting_float_errors() as float_errors:
+            np.log(np.zeros(1))
+        assert float_errors == ["divide by zero"]
+    finally:
+        np.seterr(**old)
