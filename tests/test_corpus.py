@@ -272,3 +272,9 @@ def test_hidden_points_are_lost_only_where_a_public_check_failed(kind: str, name
     does not run is ``test_a_class_bound_where_grading_skips_fails_its_public_check``'s (test_causes_on_evidence.py)."""
     lost = {check for secret in grading.SECRETS for check in _graded(kind, name, secret)}
     assert not lost or _public_failed(kind, name), f"{name} loses {sorted(lost)}, yet every public check passes"
+
+
+@pytest.mark.parametrize("name", [v.name for v in VARIANTS])
+def test_correct_variant_passes_every_public_check(name: str) -> None:
+    """The converse's guard: a correct variant is failed by no public check (none is stricter than the contract)."""
+    assert _public_failed("variant", name) == ()
