@@ -11,8 +11,8 @@ formatted, e.g. ``f"{accuracy:.2%}"``), shown as they are in every language, or 
 
 The probe's own messages (time limits, what a probe was running) are in ``autograder/probe/messages.py``: the
 sandboxed worker has the probe package and the helpers, not this module. The notebook's helpers declare theirs in
-``nn_messages`` and ``nn_diagnosis``; a message only the grader shows (the causes and formula of the MLP's logits,
-which the public checks do not test) is declared here, so students get only what their checks show.
+``nn_messages`` and ``nn_diagnosis``; a message only the grader shows is declared here, so students get only what
+their checks show.
 """
 
 from __future__ import annotations
@@ -20,7 +20,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 from autograder.course import nn_messages
-from autograder.course.nn_messages import cause, formula, message, text
+from autograder.course.nn_messages import cause, message, text
 from autograder.wordings import WORDINGS
 
 
@@ -106,15 +106,9 @@ SGD_STEP = message(
 
 # --------------------------------------------------------------------------------------------- MLP
 
-MLP_NO_RELU = cause("mlp.no_relu", en="the ReLU is skipped: fc2(fc1(x))")
-MLP_RELU_ON_LOGITS = cause(
-    "mlp.relu_on_logits",
-    en="the ReLU is also applied to the logits: the last layer is fc2, with no activation",
-)
-MLP_FORWARD_FORMULA = formula(
-    "mlp_forward",
-    en="logits = fc2(relu(fc1(x))): call the three layers in this order and return the last output",
-)
+MLP_NO_RELU = nn_messages.MLP_NO_RELU  # the course's: the public MLP check names them too
+MLP_RELU_ON_LOGITS = nn_messages.MLP_RELU_ON_LOGITS
+MLP_FORWARD_FORMULA = nn_messages.MLP_FORWARD_FORMULA
 
 # --------------------------------------------------------------------------------------------- the MNIST gate
 

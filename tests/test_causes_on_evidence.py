@@ -308,6 +308,70 @@ def test_only_layers_are_run_through_the_layers_checks() -> None:
     assert "first" not in message and "public check fails" not in message, message
 
 
+CLOSURE_RELU = (
+    "def make_relu():\n"
+    "    saved = {}\n"
+    "    def relu(x):\n"
+    "        saved['mask'] = x > 0\n"
+    "        return x * saved['mask']\n"
+    "    def backward(grad):\n"
+    "        return grad * saved['mask']\n"
+    "    relu.backward = backward\n"
+    "    return relu\n\n\n"
+)
+
+
+def _closure_mlp(attribute: str, forward: str = "") -> type:
+    """The solution's MLP whose ReLU is a closure (a function with a ``backward`` attribute, called directly), kept
+    as ``attribute``; ``forward`` replaces the forward's return line."""
+    names = _names(())
+    exec(CLOSURE_RELU, names)  # noqa: S102 - the test's own code, in the solution's namespace
+    source = "self.relu" if attribute == "relu" else f"self.{attribute}"
+    forward = forward or f"self.fc2({source}(self.fc1(x)))"
+    code = (
+        "class ClosureMLP(MLP):\n"
+        "    def __init__(self, *args, **kwargs):\n"
+        "        super().__init__(*args, **kwargs)\n"
+        f"        self.{attribute} = make_relu()\n"
+        "    def forward(self, x):\n"
+        f"        return {forward}\n"
+        "    def backward(self, grad):\n"
+        f"        return self.fc1.backward({source}.backward(self.fc2.backward(grad)))\n"
+    )
+    exec(code, names)  # noqa: S102
+    return names["ClosureMLP"]
+
+
+@pytest.mark.parametrize("attribute", ["relu", "act"])
+def test_a_correct_mlp_whose_relu_is_a_closure_passes_the_public_check(
+    attribute: str, capsys: pytest.CaptureFixture
+) -> None:
+    """Its forward runs the ReLU without any ``forward`` being seen (a closure called directly, or kept under
+    another name than ``relu``): the public check does not say the ReLU is skipped."""
+    nn_public.check_mlp(_closure_mlp(attribute))
+    assert capsys.readouterr().out == "MLP: public checks passed.\n"
+
+
+@pytest.mark.parametrize("attribute", ["relu", "act"])
+def test_an_mlp_whose_closure_relu_is_really_skipped_is_still_told_so(attribute: str) -> None:
+    """The same closure MLP with the ReLU left out of forward: what came is what fc2(fc1(x)) gives."""
+    message = _public(nn_public.check_mlp, _closure_mlp(attribute, "self.fc2(self.fc1(x))"))
+    assert "the ReLU is skipped: relu is never called in forward" in message, message
+
+
+@pytest.mark.parametrize(
+    ("mistake", "words"),
+    [
+        ("mlp_forward_skips_relu", "relu is never called in forward"),
+        ("mlp_backward_skips_relu", "relu.backward is not called"),
+    ],
+)
+def test_a_relu_module_really_skipped_is_still_told_so_by_the_public_check(mistake: str, words: str) -> None:
+    edits = next(m.edits for m in MISTAKES if m.name == mistake)
+    message = _public(nn_public.check_mlp, _names(edits)["MLP"])
+    assert f"the ReLU is skipped: {words}" in message, message
+
+
 def test_the_public_mlp_check_still_passes_the_solution(capsys: pytest.CaptureFixture) -> None:
     nn_public.check_mlp(_names(())["MLP"])
     assert capsys.readouterr().out == "MLP: public checks passed.\n"  # the layers' checks print nothing of their own
@@ -519,6 +583,7 @@ ISSUE_43 = {
     "dZ is off by the same constant": "ce_backward_plus_one",
     "dZ comes from the logits and targets of an earlier forward": "ce_backward_earlier_forward",
     "replaced the list's entries": "sgd_replaces_list_entries",
+    "0 · log 0 = NaN": "ce_zero_times_log_zero",
 }
 """Each cause's words, and the catalogued mistake that makes it."""
 PUBLIC = {"cross_entropy": nn_public.check_cross_entropy, "sgd": nn_public.check_sgd}
@@ -573,3 +638,124 @@ def test_a_constant_added_to_dz_is_named_with_its_value(offset: float, words: st
     uneven[0, 0] += 0.01  # off by a constant everywhere but one entry: not a constant added
     for wrong in (uneven, expected * 1.5, expected + 1e-9):
         assert nn_diagnosis.CROSS_ENTROPY_GRAD.likely_cause(wrong, expected, z=z, y=y) is None
+
+
+# ---------------------------------- 7. a NaN from 0 · log 0 is told apart from an overflow by where the NaN began
+
+NO_MAX_SHIFT = "without subtracting each row's max"
+ZERO_LOG_ZERO = "0 · log 0 = NaN"
+
+
+@pytest.mark.parametrize("secret", SECRETS)
+def test_a_nan_from_zero_times_log_zero_is_never_blamed_on_the_max_shift(secret: str) -> None:
+    """The max shift is there: its hidden and public checks name 0 · log 0, never the shift; the mistake without the
+    shift is still told so, and never 0 · log 0."""
+    named = _causes_named(secret)
+    assert any(ZERO_LOG_ZERO in c for c in named["ce_zero_times_log_zero"]), named["ce_zero_times_log_zero"]
+    assert not any(NO_MAX_SHIFT in c for c in named["ce_zero_times_log_zero"]), named["ce_zero_times_log_zero"]
+    assert any(NO_MAX_SHIFT in c for c in named["ce_no_max_shift"]), named["ce_no_max_shift"]
+    assert not any(ZERO_LOG_ZERO in c for c in named["ce_no_max_shift"]), named["ce_no_max_shift"]
+
+
+def _zero_times_log_zero(z: np.ndarray, y: np.ndarray) -> float:
+    p = np.exp(z - z.max(axis=1, keepdims=True))
+    p /= p.sum(axis=1, keepdims=True)
+    return -(np.eye(z.shape[1])[y] * np.log(p)).sum() / len(y)
+
+
+def _unshifted(z: np.ndarray, y: np.ndarray) -> float:
+    p = np.exp(z) / np.exp(z).sum(axis=1, keepdims=True)
+    return -np.log(p[np.arange(len(y)), y]).mean()
+
+
+def _silenced(z: np.ndarray, y: np.ndarray) -> float:
+    with np.errstate(all="ignore"):
+        return _zero_times_log_zero(z, y)
+
+
+@pytest.mark.parametrize(
+    ("loss", "words"), [(_zero_times_log_zero, ZERO_LOG_ZERO), (_unshifted, NO_MAX_SHIFT), (_silenced, None)]
+)
+def test_where_the_nan_began_names_the_cause_and_nothing_else_does(loss: Any, words: str | None) -> None:
+    """On logits of ±1000 with each target near its row's max, both mistakes give NaN: the first floating-point
+    error (an exp that overflowed, or a log of 0) tells them apart; code that silences them shows nothing, and gets
+    no cause. Without the noted errors, no NaN is called 0 · log 0."""
+    import nn_diagnosis
+    from autograder.judge import inputs, reference, suspects
+
+    case = inputs.classification_cases(np.random.default_rng(5))["cases"][3]  # the "near" case
+    z, y = case["z"], case["y"]
+    with nn_diagnosis.noting_float_errors() as float_errors:
+        value = loss(z, y)
+    assert np.isnan(value)
+    wrong = suspects.cross_entropy(z, y)
+    expected = -reference.log_softmax(z)[np.arange(len(y)), y].mean()
+    cause = nn_diagnosis.CROSS_ENTROPY.likely_cause(value, expected, z=z, y=y, float_errors=float_errors, **wrong)
+    assert (words is None and cause is None) or (cause is not None and words in str(cause)), cause
+    unnoted = nn_diagnosis.CROSS_ENTROPY.likely_cause(value, expected, z=z, y=y, **wrong)
+    assert unnoted is None or ZERO_LOG_ZERO not in str(unnoted), unnoted
+
+
+# ------------------------------ 8. a class bound where grading does not run: its public check says so (issue 43)
+
+GUARD = '\nif __name__ == "__main__":\n'
+
+
+def _run_as_a_cell(code: str, names: dict[str, Any]) -> None:
+    """Run ``code`` as IPython runs a notebook cell: under a cell's file name, its text kept in linecache."""
+    filename = f"/tmp/ipykernel_0/{abs(hash(code))}.py"
+    linecache.cache[filename] = (len(code), None, code.splitlines(True), filename)
+    exec(compile(code, filename, "exec"), names)  # noqa: S102 - the test's own cell
+
+
+def test_a_class_bound_where_grading_skips_fails_its_public_check() -> None:
+    """A Linear bound under ``if __name__ == "__main__":`` exists in the kernel, not in the grader's run of the cell
+    (only its top-level definitions run): the public check says so, naming the line, instead of passing."""
+    from autograder.probe.run import definitions
+
+    cell = grading.SOURCE_CELLS["linear"].replace("class Linear(", "class _Linear(") + GUARD + "    Linear = _Linear\n"
+    names = _names(())
+    _run_as_a_cell(cell, names)
+    message = _public(nn_public.check_linear, names["Linear"])
+    line = cell.count("\n")
+    assert f"Linear is bound on line {line} of its cell, inside `{GUARD.strip()}`" in message, message
+    assert "at the top level of the cell" in message, message
+    graded = grading.namespace("")  # the setup cell, then what the grader's worker runs of the cell
+    exec(definitions(cell, "<cell linear>"), graded)  # noqa: S102
+    assert "_Linear" in graded and "Linear" not in graded
+
+
+@pytest.mark.parametrize(
+    "guarded",
+    [
+        "    layer = Linear(3, 2)\n    print(layer(np.ones((1, 3))).shape)\n",  # trying the class out: not graded
+        "    Linear_test = Linear\n",  # reads Linear, binds another name
+    ],
+)
+def test_a_guard_that_binds_no_part_changes_nothing(guarded: str, capsys: pytest.CaptureFixture) -> None:
+    names = _names(())
+    _run_as_a_cell(grading.SOURCE_CELLS["linear"] + GUARD + guarded, names)
+    nn_public.check_linear(names["Linear"])
+    assert capsys.readouterr().out.endswith("Linear: public checks passed.\n")
+
+
+def test_the_public_checks_and_the_grader_run_the_same_top_level_statements() -> None:
+    import nn_diagnosis
+    from autograder.probe.run import DEFINITIONS
+
+    assert nn_diagnosis.GRADED_STATEMENTS == DEFINITIONS
+
+
+def test_noting_float_errors_keeps_what_the_code_asked_numpy_to_raise() -> None:
+    """Code that has NumPy raise on an overflow (and catches it) runs as it would without the noting."""
+    import nn_diagnosis
+
+    old = np.seterr(over="raise")
+    try:
+        with nn_diagnosis.noting_float_errors() as float_errors, pytest.raises(FloatingPointError):
+            np.exp(np.array([1000.0]))
+        with nn_diagnosis.noting_float_errors() as float_errors:
+            np.log(np.zeros(1))
+        assert float_errors == ["divide by zero"]
+    finally:
+        np.seterr(**old)

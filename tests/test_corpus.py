@@ -220,3 +220,61 @@ def test_corpus_gate_is_lost_as_expected_and_names_only_its_true_cause(name: str
     assert cause is None or (truth is not None and truth in cause), (
         f"{name}: the gate names the cause {cause!r}; true cause {truth!r}. The message:\n{failure}"
     )
+
+
+# ------------------------------------------------- public = hidden in kind (docs/student-guide.md, issue 43)
+
+PUBLIC_CHECKS = {
+    "linear": "check_linear",
+    "relu": "check_relu",
+    "cross_entropy": "check_cross_entropy",
+    "sgd": "check_sgd",
+    "mlp": "check_mlp",
+}
+"""Each answer cell's public check, by the cell's grade_id (``nn_public``)."""
+
+
+@cache
+def _public_failed(kind: str, name: str) -> tuple[str, ...]:
+    """The answer cells whose public check fails on this submission, run in this process as the notebook runs it."""
+    import contextlib
+    import io
+
+    import nn_public
+
+    if kind == "corpus":
+        code = CORPUS[name]
+    else:
+        code = grading.catalogue_code(next(e for e in (*MISTAKES, *VARIANTS) if e.name == name).edits)
+    failed = []
+    for part, check in PUBLIC_CHECKS.items():
+        names = grading.namespace(code, f"<{name}>")
+        try:
+            with contextlib.redirect_stdout(io.StringIO()):
+                getattr(nn_public, check)(names[registry.answers()[part]])
+        except CheckFailed:
+            failed.append(part)
+    return tuple(failed)
+
+
+def _submissions() -> list:
+    return [
+        *(pytest.param("corpus", n, id=n) for n in sorted(CORPUS)),
+        *(pytest.param("mistake", m.name, id=m.name) for m in MISTAKES),
+        *(pytest.param("variant", v.name, id=v.name) for v in VARIANTS),
+    ]
+
+
+@pytest.mark.parametrize(("kind", "name"), _submissions())
+def test_hidden_points_are_lost_only_where_a_public_check_failed(kind: str, name: str) -> None:
+    """Public = hidden in kind: a submission that loses a hidden check's points (any secret) fails some public check
+    in the notebook. The MNIST gate is the slow tier's (its public side is the training cell); a statement the grader
+    does not run is ``test_a_class_bound_where_grading_skips_fails_its_public_check``'s (test_causes_on_evidence.py)."""
+    lost = {check for secret in grading.SECRETS for check in _graded(kind, name, secret)}
+    assert not lost or _public_failed(kind, name), f"{name} loses {sorted(lost)}, yet every public check passes"
+
+
+@pytest.mark.parametrize("name", [v.name for v in VARIANTS])
+def test_correct_variant_passes_every_public_check(name: str) -> None:
+    """The converse's guard: a correct variant is failed by no public check (none is stricter than the contract)."""
+    assert _public_failed("variant", name) == ()

@@ -30,7 +30,8 @@ def judge_forward(inputs: dict[str, Any], records: list[dict[str, Any]]) -> None
         got(record, "layer", "CrossEntropyLoss()")
         loss = got(record, "loss", what, CROSS_ENTROPY.formula, TARGET_ERRORS)
         log_p = reference.log_softmax(z)[np.arange(len(y)), y]
-        check_loss(what, loss, log_p, VALUE_TOLERANCE, z=z, y=y, **suspects.cross_entropy(z, y))
+        facts = {"float_errors": record["float_errors"]} if "float_errors" in record else {}
+        check_loss(what, loss, log_p, VALUE_TOLERANCE, z=z, y=y, **facts, **suspects.cross_entropy(z, y))
         check_unchanged(what, record["z_after"], z)
 
     judge_cases(inputs["cases"], records, one)

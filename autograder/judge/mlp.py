@@ -12,30 +12,17 @@ from typing import Any
 import numpy as np
 
 from autograder.course.nn_checks import check_dtype, check_shape, check_unchanged
-from autograder.course.nn_diagnosis import MLP_BACKWARD, Quantity, Suspect, call_order_cause, check_parameters
+from autograder.course.nn_diagnosis import MLP_BACKWARD, MLP_FORWARD, call_order_cause, check_parameters
 from autograder.course.nn_messages import FOR_X_SHAPE, MLP_GRAD_UNSET, PART_OF, Text
 from autograder.judge import reference, suspects
 from autograder.judge.common import VALUE_TOLERANCE, got, judge_cases, recorded
 from autograder.messages import (
     GRAD_AFTER_BACKWARD,
-    MLP_FORWARD_FORMULA,
     MLP_KEEP_DTYPE,
-    MLP_NO_RELU,
-    MLP_RELU_ON_LOGITS,
     RETURNED_DX,
     WITH_X_SHAPE,
 )
 from autograder.probe.core import is_raised
-
-MLP_FORWARD = Quantity(
-    "logits",
-    MLP_FORWARD_FORMULA,
-    (
-        Suspect(MLP_NO_RELU, given="mlp_no_relu"),
-        Suspect(MLP_RELU_ON_LOGITS, given="mlp_relu_on_logits"),
-    ),
-)
-"""The logits and their typical mistakes (the public checks test the layers' order, not the logits: grader only)."""
 
 NAMES = ("W1", "b1", "W2", "b2")
 ATTRIBUTES = {"W1": "fc1.W", "b1": "fc1.b", "W2": "fc2.W", "b2": "fc2.b"}

@@ -129,7 +129,9 @@ def mlp() -> dict[str, Any]:
         return float(np.sum(reference.mlp_forward(*(arrays[k] for k in ("x", "W1", "b1", "W2", "b2"))) * g))
 
     grads = dict(zip(arrays, _fd(loss, *arrays.values()), strict=True))
-    return {"x": x, **weights, "g": g, "grads": grads}
+    logits = reference.mlp_forward(x, *(weights[k] for k in ("W1", "b1", "W2", "b2")))
+    mistakes = _finite(suspects.mlp(x=x, g=g, **weights))
+    return {"x": x, **weights, "g": g, "logits": logits, "grads": grads, "mistakes": mistakes}
 
 
 def data() -> dict[str, Any]:

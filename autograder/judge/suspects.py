@@ -89,17 +89,22 @@ def _all_rows_at_targets(y: np.ndarray, classes: int, batch: int) -> np.ndarray:
 
 def facts(z: np.ndarray, y: np.ndarray) -> dict[str, Any]:
     """What a non-finite loss or dZ can come from on these logits: some row's exp overflows without the max shift (or
-    every exp in a row underflows, 0 / 0), some target's probability underflows to 0; and which entries a softmax
-    without the shift can make non-finite (those whose exp overflows, or every entry of a row whose exps all
+    every exp in a row underflows, 0 / 0), some target's probability underflows to 0, some other class's probability
+    underflows to 0 (0 · log 0 for a loss that multiplies every log probability by the one-hot); and which entries a
+    softmax without the shift can make non-finite (those whose exp overflows, or every entry of a row whose exps all
     underflow)."""
     z, y = np.asarray(z, np.float64), np.asarray(y, np.int64)
     row_max = z.max(axis=1)
-    log_p = reference.log_softmax(z)[np.arange(len(y)), y]
+    log_softmax = reference.log_softmax(z)
+    log_p = log_softmax[np.arange(len(y)), y]
+    others = np.ones(z.shape, bool)
+    others[np.arange(len(y)), y] = False
     all_underflow = (row_max < -OVERFLOW_LOGIT)[:, None]
     overflows_in_row = (row_max > OVERFLOW_LOGIT)[:, None]
     return {
         "can_overflow": bool((row_max > OVERFLOW_LOGIT).any() or (row_max < -OVERFLOW_LOGIT).any()),
         "can_underflow": bool(log_p.min() < UNDERFLOW_LOG_P),
+        "others_can_underflow": bool((log_softmax[others] < UNDERFLOW_LOG_P).any()),
         "unshifted_nonfinite_at": (overflows_in_row & (z > OVERFLOW_LOGIT)) | np.broadcast_to(all_underflow, z.shape),
     }
 

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from autograder.course.nn_diagnosis import noting_float_errors
+
 from .core import Record, collect_cases, time_limit
 
 
@@ -11,7 +13,9 @@ def cross_entropy_forward(CrossEntropyLoss: type, inputs: dict[str, Any]) -> lis
     def probe(case: dict[str, Any], record: Record) -> None:
         z, y = case["z"].copy(), case["y"].copy()
         loss_fn = record.run("layer", CrossEntropyLoss)
-        record.run("loss", loss_fn, z, y)
+        with noting_float_errors() as float_errors:  # where a NaN began, for the diagnosis
+            record.run("loss", loss_fn, z, y)
+        record.keep("float_errors", list(float_errors))
         record.keep("z_after", z)
 
     with time_limit("CrossEntropyLoss.forward"):

@@ -306,6 +306,11 @@ SGD_AFTER_STEPS = message(
 SGD_PARAMETER = message("sgd_parameter", en="{after}: parameter {index} of shape {shape}")
 ITS_GRAD = message("its_grad", en="{what}: its .grad")
 NAMED_GRAD = message("named_grad", en="{call}: {name}.grad")
+BOUND_WHERE_GRADING_SKIPS = message(
+    "bound_where_grading_skips",
+    en="{part} is bound on line {line} of its cell, inside `{statement}`: that line does not run while your work is "
+    "graded",
+)
 LAYER_UNCHECKED = message(
     "layer_unchecked",
     en="{model}: not checked, because it runs your {layer}, whose public check fails.",
@@ -379,6 +384,12 @@ def cause(id: str, en: str) -> Text:
     return text(f"cause.{id}", en=en)
 
 
+GRADING_RUNS_TOP_LEVEL = cause(
+    "grading_runs_top_level",
+    en="while your work is graded, each answer cell runs only its top-level imports, definitions (def, class) and "
+    "assignments, not what is under an if, for, while, with or try: define the class, or assign it, at the top level "
+    "of the cell",
+)
 RETURNED_NONE = cause(
     "returned_none",
     en="the method returned None: a missing `return`, or `return` without a value",
@@ -481,6 +492,12 @@ LOG_OF_ZERO = cause(
     "loss.log_of_zero",
     en="the log of a probability that underflowed to 0 (log 0 = −inf): compute log softmax as "
     "(z − m) − log Σ exp(z − m), or add an eps of at most 1e-07 inside the log",
+)
+ZERO_TIMES_LOG_ZERO = cause(
+    "loss.zero_times_log_zero",
+    en="0 · log 0 = NaN: the log of every probability, some of which underflowed to exactly 0, times the one-hot's "
+    "zeros; take only each target's log probability (log_p[np.arange(B), y]), from a log softmax computed as "
+    "(z − m) − log Σ exp(z − m)",
 )
 DIVIDES_BY_ZERO = cause(
     "loss.divides_by_zero",
@@ -594,6 +611,11 @@ SGD_NOT_FLOAT32 = cause(
 SGD_GRAD_CHANGED = cause(
     "sgd.grad_changed",
     en="step modified or cleared .grad; only zero_grad() clears it",
+)
+MLP_NO_RELU = cause("mlp.no_relu", en="the ReLU is skipped: fc2(fc1(x))")
+MLP_RELU_ON_LOGITS = cause(
+    "mlp.relu_on_logits",
+    en="the ReLU is also applied to the logits: the last layer is fc2, with no activation",
 )
 MLP_RETURNS_RELU_GRAD = cause(
     "mlp.returns_relu_grad",
@@ -719,6 +741,10 @@ CROSS_ENTROPY_GRAD_FORMULA = formula(
 SGD_FORMULA = formula(
     "sgd",
     en="θ ← θ − η ∂L/∂θ for every parameter with a gradient, changing the array itself: `p -= self.lr * p.grad`",
+)
+MLP_FORWARD_FORMULA = formula(
+    "mlp_forward",
+    en="logits = fc2(relu(fc1(x))): call the three layers in this order and return the last output",
 )
 MLP_BACKWARD_FORMULA = formula(
     "mlp_backward",

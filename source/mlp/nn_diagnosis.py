@@ -14,10 +14,13 @@ catalogue, so a student sees the same message before and after submitting.
 
 from __future__ import annotations
 
+import ast
+import linecache
 import re
 import sys
 import traceback
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Collection, Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -196,15 +199,48 @@ LOG_EPS = 1e-7
 ``-log(np.clip(p, eps, 1 - eps))``."""
 
 
+@contextmanager
+def noting_float_errors() -> Iterator[list[str]]:
+    """Note, in the list it yields, each kind of floating-point error NumPy meets in the body ("overflow", "divide by
+    zero", "invalid value"), once, in the order they first came, instead of warning: where a NaN first appeared (an
+    exp that overflowed, or the log of a 0). Code that silences them itself (``np.errstate``) shows fewer; an error
+    the code has NumPy raise (``np.seterr(all="raise")``, or its own ``call``) still does what the code asked."""
+    seen: list[str] = []
+
+    def note(kind: str, _flag: int) -> None:
+        if str(kind) not in seen:
+            seen.append(str(kind))
+
+    modes = {kind: mode for kind, mode in np.geterr().items() if kind != "under"}
+    if "call" in modes.values():  # the code's own callback: left alone, nothing noted
+        yield seen
+        return
+    with np.errstate(**{kind: mode if mode == "raise" else "call" for kind, mode in modes.items()}, call=note):
+        yield seen
+
+
+def _first_error(float_errors: Any) -> str | None:
+    """The first floating-point error noted (``noting_float_errors``), or None if none was."""
+    return str(list(float_errors)[0]) if float_errors is not None and len(float_errors) else None
+
+
 def _overflowed(
-    actual: np.ndarray, can_overflow: bool, can_underflow: bool, unshifted_nonfinite_at: Any = None, **_: Any
+    actual: np.ndarray,
+    can_overflow: bool,
+    can_underflow: bool,
+    unshifted_nonfinite_at: Any = None,
+    float_errors: Any = None,
+    **_: Any,
 ) -> bool:
     """Non-finite where only a missing max shift can explain it: exp overflows, no target's probability underflows
-    (the caller says which can happen on its inputs), and, for an array of the logits' shape, every non-finite
-    entry is one a softmax without the shift can make non-finite (``unshifted_nonfinite_at``, from the caller)."""
+    (the caller says which can happen on its inputs), the first floating-point error was an overflow (when the caller
+    noted them, ``float_errors``), and, for an array of the logits' shape, every non-finite entry is one a softmax
+    without the shift can make non-finite (``unshifted_nonfinite_at``, from the caller)."""
     nonfinite = ~np.isfinite(np.asarray(actual, dtype=np.float64))
     if not (nonfinite.any() and can_overflow and not can_underflow):
         return False
+    if float_errors is not None and _first_error(float_errors) != "overflow":
+        return False  # the NaN began elsewhere (a log of 0 first): the max shift may well be there
     if unshifted_nonfinite_at is None:
         return True
     possible = np.asarray(unshifted_nonfinite_at, dtype=bool)
@@ -215,6 +251,18 @@ def _overflowed(
 def _log_of_underflow(actual: np.ndarray, can_overflow: bool, can_underflow: bool, **_: Any) -> bool:
     """Non-finite where only a target probability that underflowed to 0 can explain it: no exp can overflow."""
     return not np.isfinite(actual).all() and can_underflow and not can_overflow
+
+
+def _zero_times_log_zero(
+    actual: np.ndarray, can_underflow: bool, others_can_underflow: bool, float_errors: Any = None, **_: Any
+) -> bool:
+    """NaN where only 0 · log 0 can explain it: no target's probability underflows but another class's can (the
+    caller says so of its inputs), the first floating-point error was a log of 0 and no exp overflowed (the caller
+    noted them, ``float_errors``): probabilities with exact zeros, their logs times the one-hot's zeros."""
+    if float_errors is None or not np.isnan(np.asarray(actual, dtype=np.float64)).any():
+        return False
+    first_log_of_zero = _first_error(float_errors) == "divide by zero" and "overflow" not in list(float_errors)
+    return bool(first_log_of_zero and others_can_underflow and not can_underflow)
 
 
 def _offset(actual: np.ndarray, expected: np.ndarray, **_: Any) -> bool:
@@ -236,6 +284,7 @@ CROSS_ENTROPY = Quantity(
     (
         Suspect(say.NO_MAX_SHIFT, shows=_overflowed),
         Suspect(say.LOG_OF_ZERO, shows=_log_of_underflow),
+        Suspect(say.ZERO_TIMES_LOG_ZERO, shows=_zero_times_log_zero),
         Suspect(say.LOSS_SUMMED, gives=lambda e, z, **_: e * z.shape[0]),
         Suspect(say.LOSS_OVER_CLASSES, gives=lambda e, z, **_: e / z.shape[1]),
         Suspect(say.LOSS_SIGN, gives=lambda e, **_: -e),
@@ -399,6 +448,14 @@ def check_sgd(name: str, cases: Sequence[dict[str, Any]]) -> None:
                     fail(say.ITS_GRAD(what=what), say.LEAVE_GRAD(), say.IT_CHANGED(), say.SGD_GRAD_CHANGED)
 
 
+MLP_FORWARD = Quantity(
+    "logits",
+    say.MLP_FORWARD_FORMULA,
+    (
+        Suspect(say.MLP_NO_RELU, given="mlp_no_relu"),
+        Suspect(say.MLP_RELU_ON_LOGITS, given="mlp_relu_on_logits"),
+    ),
+)
 MLP_BACKWARD = Quantity(
     "dX",
     say.MLP_BACKWARD_FORMULA,
@@ -410,11 +467,14 @@ BACKWARD_ORDER = ["fc2.backward", "relu.backward", "fc1.backward"]
 
 
 def record_calls(model: Any, names: Sequence[str] = ("fc1", "relu", "fc2")) -> list[str]:
-    """Make the model's layers append "fc1.forward", "relu.backward", ... to the returned list when they run."""
+    """Make the model's layers append "fc1.forward", "relu.backward", ... to the returned list when they run. A
+    method a layer lacks, or cannot have replaced, is not traced (a ReLU that is a closure may have none)."""
     calls: list[str] = []
     for name in names:
         layer = getattr(model, name)
         for method in ("forward", "backward"):
+            if not callable(getattr(layer, method, None)):
+                continue
 
             def traced(
                 *args: Any,
@@ -425,17 +485,24 @@ def record_calls(model: Any, names: Sequence[str] = ("fc1", "relu", "fc2")) -> l
                 calls.append(_label)
                 return _run(*args, **kwargs)
 
-            setattr(layer, method, traced)
+            try:
+                setattr(layer, method, traced)
+            except (AttributeError, TypeError):  # a layer whose attributes are read-only keeps its own method
+                continue
     return calls
 
 
-def call_order_cause(calls: Sequence[str], direction: str, completed: bool = True) -> Text | None:
+def call_order_cause(
+    calls: Sequence[str], direction: str, completed: bool = True, unseen: Collection[str] = ()
+) -> Text | None:
     """Name what is wrong with the order in which MLP.forward or MLP.backward called its layers, if anything.
 
     If the method did not complete (it raised), a missing layer proves nothing; only a wrong order already seen does.
+    ``unseen``: calls (such as "relu.forward") whose absence proves nothing either (the layer may run without its
+    call being seen, a closure called directly): they are left out of both orders.
     """
-    expected = FORWARD_ORDER if direction == "forward" else BACKWARD_ORDER
-    seen = [c for c in calls if c.endswith(f".{direction}")]
+    expected = [c for c in (FORWARD_ORDER if direction == "forward" else BACKWARD_ORDER) if c not in unseen]
+    seen = [c for c in calls if c.endswith(f".{direction}") and c not in unseen]
     if seen == expected or (not completed and seen == expected[: len(seen)]):
         return None
     if direction == "backward" and seen and seen[0] != "fc2.backward":
@@ -656,3 +723,68 @@ def explain_error(
     fields = dict(what=what, exception=info["raised"], message=shape_error(info) or info["message"])
     message = say.RAISED_AT(**fields, line=info["line"]) if info["line"] else say.RAISED(**fields)
     return Failure(message, cause, formula)
+
+
+GRADED_STATEMENTS = (
+    ast.Import,
+    ast.ImportFrom,
+    ast.FunctionDef,
+    ast.AsyncFunctionDef,
+    ast.ClassDef,
+    ast.Assign,
+    ast.AnnAssign,
+)
+"""The top-level statements of an answer cell that run while work is graded; every other one (calls, loops, an
+``if __name__ == "__main__":`` block) does not: the grader's worker runs only these."""
+
+
+def _cell_source(cls: Any) -> str | None:
+    """The text of the notebook cell that defines ``cls``'s methods (IPython keeps each cell's text in linecache),
+    or None if they come from no cell."""
+    for value in vars(cls).values() if isinstance(cls, type) else ():
+        filename = getattr(getattr(value, "__code__", None), "co_filename", "")
+        if "ipykernel_" in filename or filename.startswith("<ipython-input"):
+            lines = linecache.getlines(filename)
+            if lines:
+                return "".join(lines)
+    return None
+
+
+def _in_scope(node: ast.AST) -> Iterator[ast.AST]:
+    """``node`` and the nodes below it that run in its scope (not the bodies of functions and classes it defines)."""
+    yield node
+    if not isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Lambda)):
+        for child in ast.iter_child_nodes(node):
+            yield from _in_scope(child)
+
+
+def _binds(node: ast.AST, name: str) -> bool:
+    """Whether ``node`` binds ``name`` or sets one of its attributes (``name.forward = ...``)."""
+    if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+        return node.name == name
+    if isinstance(node, ast.alias):
+        return (node.asname or node.name.split(".")[0]) == name
+    if isinstance(node, ast.Name):
+        return node.id == name and isinstance(node.ctx, ast.Store)
+    if isinstance(node, ast.Attribute):
+        return isinstance(node.ctx, ast.Store) and isinstance(node.value, ast.Name) and node.value.id == name
+    return False
+
+
+def bound_where_grading_skips(name: str, cls: Any) -> tuple[int, str] | None:
+    """Where the cell that defines ``cls`` binds ``name`` (or sets its attributes) inside a top-level statement that
+    does not run while work is graded (not one of ``GRADED_STATEMENTS``): the line, and that statement's first line;
+    None if it nowhere does, or the cell is not known."""
+    source = _cell_source(cls)
+    try:
+        tree = ast.parse(source) if source is not None else None
+    except SyntaxError:
+        return None
+    for statement in tree.body if tree is not None else ():
+        if isinstance(statement, GRADED_STATEMENTS):
+            continue
+        for node in _in_scope(statement):
+            if _binds(node, name):
+                first = source.splitlines()[statement.lineno - 1].strip()
+                return getattr(node, "lineno", statement.lineno), first if len(first) <= 60 else first[:57] + "..."
+    return None

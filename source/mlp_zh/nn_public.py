@@ -42,6 +42,11 @@ def public_check(part: str) -> Callable[[Check], Check]:
         @functools.wraps(check)
         def run(cls: type) -> None:
             CHECKED[part] = False
+            skipped = diagnose.bound_where_grading_skips(part, cls)
+            if skipped is not None:  # the grader would see another part, or none
+                line, statement = skipped
+                failure = say.BOUND_WHERE_GRADING_SKIPS(part=part, line=line, statement=statement)
+                raise CheckFailed(Failure(failure, say.GRADING_RUNS_TOP_LEVEL))
             try:
                 check(cls)
             except CheckFailed:
@@ -223,6 +228,13 @@ def check_relu(ReLU: type) -> None:
     )
 
 
+def _loss(loss_fn: Any, z: np.ndarray, y: np.ndarray) -> tuple[Any, dict[str, list[str]]]:
+    """``loss_fn(z, y)``, and the floating-point errors it met (where a NaN began), for ``check_loss``'s diagnosis."""
+    with diagnose.noting_float_errors() as float_errors:
+        loss = loss_fn(z, y)
+    return loss, {"float_errors": float_errors}
+
+
 @public_check("CrossEntropyLoss")
 def check_cross_entropy(CrossEntropyLoss: type) -> None:
     """Worked examples, logits of ±1000, targets whose probability underflows, then finite differences."""
@@ -233,7 +245,8 @@ def check_cross_entropy(CrossEntropyLoss: type) -> None:
     case = cases["example"]  # softmax [1/5, 3/5, 1/5] and [1/3] * 3
     z, y = case["z"].copy(), case["y"].copy()
     example = say.ON_EXAMPLE(call="CrossEntropyLoss")
-    diagnose.check_loss(example, loss_fn(z, y), case["log_p"], z=z, y=y, **case["mistakes"])
+    loss, noted = _loss(loss_fn, z, y)
+    diagnose.check_loss(example, loss, case["log_p"], z=z, y=y, **noted, **case["mistakes"])
     check_unchanged(example, z, case["z"])
     dz = loss_fn.backward()
     diagnose.CROSS_ENTROPY_GRAD.check(
@@ -242,20 +255,23 @@ def check_cross_entropy(CrossEntropyLoss: type) -> None:
     check_dtype(say.FOR_FLOAT64_LOGITS(call="CrossEntropyLoss.backward"), dz, np.float64)
     case = cases["one"]  # one sample: still one number
     z, y = case["z"].copy(), case["y"].copy()
+    loss, noted = _loss(loss_fn, z, y)
     diagnose.check_loss(
         say.FOR_LOGITS_SHAPE(call="CrossEntropyLoss", shape=(1, 2)),
-        loss_fn(z, y),
+        loss,
         case["log_p"],
         z=z,
         y=y,
+        **noted,
         **case["mistakes"],
     )
 
     # targets near the row's max: exp(1000) overflows unless each row's max is subtracted
     case = cases["huge"]
     z, y = case["z"].copy(), case["y"].copy()
+    loss, noted = _loss(loss_fn, z, y)
     diagnose.check_loss(
-        say.ON_HUGE_LOGITS(call="CrossEntropyLoss"), loss_fn(z, y), case["log_p"], z=z, y=y, **case["mistakes"]
+        say.ON_HUGE_LOGITS(call="CrossEntropyLoss"), loss, case["log_p"], z=z, y=y, **noted, **case["mistakes"]
     )
     diagnose.CROSS_ENTROPY_GRAD.check(
         say.ON_HUGE_LOGITS(call="CrossEntropyLoss.backward"),
@@ -267,8 +283,9 @@ def check_cross_entropy(CrossEntropyLoss: type) -> None:
     )
     case = cases["far"]  # target probabilities underflow
     z, y = case["z"].copy(), case["y"].copy()
+    loss, noted = _loss(loss_fn, z, y)
     diagnose.check_loss(
-        say.TARGETS_UNDERFLOW(call="CrossEntropyLoss"), loss_fn(z, y), case["log_p"], z=z, y=y, **case["mistakes"]
+        say.TARGETS_UNDERFLOW(call="CrossEntropyLoss"), loss, case["log_p"], z=z, y=y, **noted, **case["mistakes"]
     )
     diagnose.CROSS_ENTROPY_GRAD.check(
         say.TARGETS_UNDERFLOW(call="CrossEntropyLoss.backward"),
@@ -402,6 +419,43 @@ def _own_method_not_written(model: Any) -> None:
             return
 
 
+def _order_cause(model: Any, calls: list[str], x: np.ndarray, g: np.ndarray, came: dict[str, Any]) -> Text | None:
+    """The layer-order mistake the calls show, forward first. A ReLU whose call was not seen is said to be skipped
+    only if what came is what the MLP gives without it (``_relu_skipped``): a ReLU that is a closure, called
+    directly, runs without its ``forward`` being seen."""
+    for direction in ("forward", "backward"):
+        cause = diagnose.call_order_cause(calls, direction)
+        if cause in (say.RELU_NOT_CALLED_FORWARD, say.RELU_NOT_CALLED_BACKWARD) and not _relu_skipped(
+            model, direction, x, g, came[direction]
+        ):
+            cause = diagnose.call_order_cause(calls, direction, unseen=(f"relu.{direction}",))
+        if cause is not None:
+            return cause
+    return None
+
+
+def _relu_skipped(model: Any, direction: str, x: np.ndarray, g: np.ndarray, came: Any) -> bool:
+    """Whether what the MLP's ``direction`` gave (``came``) is what its own fc1 and fc2 (their checks passed) give
+    without the ReLU, and not what they give with it."""
+    try:
+        with np.errstate(all="ignore"):
+            h = np.asarray(model.fc1.forward(x.copy()), dtype=np.float64)
+            if direction == "forward":
+                without, with_relu = model.fc2.forward(h.copy()), model.fc2.forward(np.maximum(h, 0.0))
+            else:
+                model.fc2.forward(np.maximum(h, 0.0))
+                upstream = np.asarray(model.fc2.backward(g.copy()), dtype=np.float64)
+                without, with_relu = model.fc1.backward(upstream.copy()), model.fc1.backward(upstream * (h > 0))
+            came, without, with_relu = (np.asarray(a, dtype=np.float64) for a in (came, without, with_relu))
+            return (
+                came.shape == without.shape == with_relu.shape
+                and bool(np.allclose(came, without))
+                and not bool(np.allclose(came, with_relu))
+            )
+    except Exception:  # noqa: BLE001 - whatever the student's layers raise here proves nothing
+        return False
+
+
 @public_check("MLP")
 def check_mlp(MLP: type) -> None:
     """The public checks of its layers first, then the order of the layers, parameters() and shapes, then finite
@@ -411,12 +465,14 @@ def check_mlp(MLP: type) -> None:
     _own_method_not_written(model)
     _check_layers_first("MLP(5, 7, 3)", model)
     calls = diagnose.record_calls(model)  # the layers note when they run, so a failure can name a wrong order
-    logits = diagnose.run_recorded("MLP(5, 7, 3).forward(x)", model, calls, "forward", rng.standard_normal((4, 5)))
+    x, g = rng.standard_normal((4, 5)), np.ones((4, 3))
+    logits = diagnose.run_recorded("MLP(5, 7, 3).forward(x)", model, calls, "forward", x.copy())
     check_shape(say.FOR_X_SHAPE(call="MLP(5, 7, 3).forward(x)", shape=(4, 5)), logits, (4, 3))
-    diagnose.run_recorded("MLP(5, 7, 3).backward(grad)", model.backward, calls, "backward", np.ones((4, 3)))
-    order = diagnose.call_order_cause(calls, "forward") or diagnose.call_order_cause(calls, "backward")
+    dx = diagnose.run_recorded("MLP(5, 7, 3).backward(grad)", model.backward, calls, "backward", g.copy())
+    ran = list(calls)
+    order = _order_cause(model, ran, x, g, {"forward": logits, "backward": dx})
     if order is not None:
-        raise CheckFailed(Failure(say.LAYERS_RAN(model="MLP(5, 7, 3)", calls=list(calls)), order))
+        raise CheckFailed(Failure(say.LAYERS_RAN(model="MLP(5, 7, 3)", calls=ran), order))
     diagnose.check_parameters(
         "list(MLP(5, 7, 3).parameters())",
         diagnose.describe_parameters(
@@ -428,7 +484,11 @@ def check_mlp(MLP: type) -> None:
     for layer, n in ((model.fc1, "1"), (model.fc2, "2")):  # float64 parameters for a precise gradient check
         layer.W = Parameter(case[f"W{n}"], dtype=np.float64)
         layer.b = Parameter(case[f"b{n}"], dtype=np.float64)
-    logits = model.forward(case["x"].copy())
+    x = case["x"].copy()
+    logits = model.forward(x)
+    what = say.FOR_X_SHAPE(call="MLP(5, 7, 3).forward(x)", shape=x.shape)
+    diagnose.MLP_FORWARD.check(what, logits, case["logits"], **case["mistakes"])
+    check_unchanged(what, x, case["x"])
     check_dtype(say.FOR_FLOAT64_INPUTS(call="MLP(5, 7, 3).forward"), np.asarray(logits), np.float64)
     grads = case["grads"]
     check_gradients(

@@ -333,6 +333,16 @@ MISTAKES: tuple[Mistake, ...] = (
         "averaged over the classes too",
     ),
     _m(
+        "ce_zero_times_log_zero",
+        "cross_entropy",
+        "loss = −Σ onehot · log softmax / B: the probabilities that underflow to 0 give 0 · log 0 = NaN",
+        "return -log_probs[np.arange(batch), targets].mean()",
+        "probs = np.exp(shifted) / np.exp(shifted).sum(axis=1, keepdims=True)\n"
+        "        return -(np.eye(logits.shape[1])[targets] * np.log(probs)).sum() / batch",
+        ("test_cross_entropy_forward",),
+        "0 · log 0 = NaN",
+    ),
+    _m(
         "ce_backward_over_classes",
         "cross_entropy",
         "dZ divided by B·C (the array's size), not B",
