@@ -511,6 +511,12 @@ FEEDBACK_HIDDEN_PASSED = message(
 FEEDBACK_POINTS = text("feedback.points", en="points")
 FEEDBACK_CAUSE = text("feedback.cause", en="Likely cause")
 FEEDBACK_FORMULA = text("feedback.formula", en="The formula")
+FEEDBACK_HINT = text("feedback.hint", en="Hint")
+FEEDBACK_LABEL = message("feedback.label", en="{label}:")
+"""A label of the summary box before what it labels (a likely cause, a formula, a hint)."""
+FEEDBACK_FAILED_COUNT = message("feedback.failed_count", en="{failed} ({count}): {lost}")
+FEEDBACK_CELL_POINTS = message("feedback.cell_points", en="({score} / {points} {unit})")
+FEEDBACK_TOC_POINTS = message("feedback.toc_points", en="({score} / {points})")
 FEEDBACK_PUBLIC = text(
     "feedback.public",
     en="Public checks that failed (0 points: they help you find the mistake)",

@@ -174,7 +174,8 @@ class Failure:
         if self.cause is not None:
             lines.append(render(LIKELY_CAUSE(cause=self.cause), language))
         if self.formula is not None:
-            lines.append(render(THE_FORMULA(formula=self.formula), language))
+            label = THE_FORMULA(formula=self.formula) if is_formula(self.formula) else THE_HINT(hint=self.formula)
+            lines.append(render(label, language))
         return "\n".join(lines)
 
     def __str__(self) -> str:
@@ -215,6 +216,8 @@ class CheckFailed(AssertionError):
 
 LIKELY_CAUSE = message("likely_cause", en="  Likely cause: {cause}.")
 THE_FORMULA = message("the_formula", en="  The formula: {formula}")
+THE_HINT = message("the_hint", en="  Hint: {hint}")
+"""What ends a failure whose last line is advice (such as the gate's), not one of the chapter's formulas."""
 PASSED = message("passed", en="{part}: public checks passed.")
 PUBLIC_DATA_UNREADABLE = message(
     "public_data_unreadable",
@@ -677,9 +680,19 @@ ERROR_PROCESS = cause(
 # --- the chapter's formulas
 
 
+FORMULA_ID = "formula."
+"""The start of the id of each of the chapter's formulas (``formula``)."""
+
+
 def formula(id: str, en: str) -> Text:
     """A formula of the chapter, as the ``Text`` a failure ends with."""
-    return text(f"formula.{id}", en=en)
+    return text(f"{FORMULA_ID}{id}", en=en)
+
+
+def is_formula(words: Text) -> bool:
+    """Whether ``words``, the last line of a failure, is one of the chapter's formulas (declared by ``formula``), not
+    a hint: a failure labels it "The formula" or "Hint" by its id."""
+    return words.id.startswith(FORMULA_ID)
 
 
 LINEAR_FORWARD_FORMULA = formula(

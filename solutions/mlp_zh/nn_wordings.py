@@ -8,6 +8,7 @@ WORDINGS: dict[str, dict[str, str]] = {
     "zh": {
         "likely_cause": "  可能的原因：{cause}。",
         "the_formula": "  公式：{formula}",
+        "the_hint": "  提示：{hint}",
         "passed": "{part}：公开检查全部通过。",
         "public_data_unreadable": "无法读取公开检查的数据文件 {file}（应与 nn_public.py 放在同一文件夹中；{error}）：请从发布的作业文件夹中把它复制回来。",
         "no_chinese_font": "没有找到中文字体：图中的中文标签会显示为方框（请安装一种中文字体，例如 Noto Sans CJK SC）。",
