@@ -663,6 +663,11 @@ ERROR_INDEX = cause(
     "error.index",
     en="an index out of range: check which axis you index (rows are samples, columns are classes or features)",
 )
+ERROR_INDEX_TYPE = cause(
+    "error.index_type",
+    en="an index that is not an integer: index with integers or integer arrays (a float such as B / 2 needs //, "
+    "int(...) or .astype(int))",
+)
 ERROR_NAME = cause(
     "error.name",
     en="a name that is not defined: a typo, or a class whose cell did not run",
