@@ -275,6 +275,48 @@ GATE_PASSED = message(
 # --------------------------------------------------------------------------------------------- the workers
 # What the grading code says when a sandboxed worker ended, or was stopped, before a check had its record.
 
+
+# the gate's failures as whole sentences (``nn_messages.case``), for a language in which the frame cannot take them
+message(
+    "expected_got.gate.cpu_expected",
+    en="{what}: expected the training to use at most {limit} times the CPU time of the grader's own NumPy training of "
+    "the same steps, both measured from outside at the same time, got {got}.",
+)
+message(
+    "expected_got.gate.finite_parameters.gate.not_finite",
+    en="{what}: expected the trained W1, b1, W2, b2 to hold only finite numbers, got {got_names} holding NaN or "
+    "infinity after training.",
+)
+message(
+    "expected_got.gate.shapes_expected.gate.shapes",
+    en="{what}: expected W1, b1, W2, b2 of shapes {shapes}, got shapes {got_shapes}.",
+)
+message(
+    "expected_got.gate.every_grad.gate.without_grad",
+    en="{what}: expected every parameter to have a .grad after MLP.backward, got parameters {got_names} without one.",
+)
+message(
+    "expected_got.gate.finite_logits.gate.diverged_at",
+    en="{what}: expected finite logits, got NaN or inf after {got_steps} SGD steps.",
+)
+message(
+    "expected_got.gate.float_arrays.gate.something_else",
+    en="{what}: expected the trained W1, b1, W2, b2 as float arrays, got something else.",
+)
+message(
+    "expected_got.gate.near_reference.gate.too_far",
+    en="{what}: expected the trained W1 and W2 within {limit} (relative L2) of where the grader's own training of a "
+    "correct MLP from the same start on the same data ends (a correct MLP, in float32, float64 or with einsum, ends "
+    "2-9 % away; training moves W1 about 50 % and W2 about 75 %), got W1 {got_w1} and W2 {got_w2} away (test "
+    "accuracy {got_accuracy}).",
+)
+message(
+    "expected_got.gate.grad_for_update",
+    en="{what}: expected {name}.grad to be an array of the shape of {name}, {shape}, for the grader's update "
+    "`p -= lr * p.grad`, got {got}.",
+)
+message("expected_got.gate.float_logits", en="{what}: expected float logits of shape {shape}, got {got}.")
+
 WORKER_EXIT = message("worker.exit", en="ended with exit status {status}")
 WORKER_STALLED = message(
     "worker.stalled",
