@@ -509,9 +509,11 @@ REPORT_LATE = message("report.late", en="{hours} h late, {penalty} points off")
 # What the grading kernel writes into a cell it stopped, cut or did not run (``autograder.grading.cell_limits``,
 # ``autograder.preprocessors.kernel``), in the edition's language.
 
-KERNEL_CELL_NUMBER = message("kernel.cell_number", en="number {number}")
-"""A cell without an nbgrader id, by its place: ``cell number 5``."""
-KERNEL_SPENT = message("kernel.spent", en="cell {cell} ({seconds} s)")
+KERNEL_CELL_NUMBER = message("kernel.cell_number", en="cell number {number}")
+"""A cell without an nbgrader id, by its place: ``cell number 5`` (第 5 个单元格)."""
+KERNEL_CELL_NAMED = message("kernel.cell_named", en="cell {name}")
+"""A cell by its nbgrader id: ``cell 'linear'``."""
+KERNEL_SPENT = message("kernel.spent", en="{cell} ({seconds} s)")
 KERNEL_BUDGET_USED = message(
     "kernel.budget_used", en="the grading kernel's time budget for the whole notebook ({seconds} s) was used up"
 )
@@ -528,9 +530,7 @@ KERNEL_OUTPUT_CUT = message(
     "one cell and {notebook} from the whole notebook ...",
 )
 KERNEL_DIED_HERE = message("kernel.died_here", en="the kernel stopped while this cell ran ({reason}).")
-KERNEL_DIED_BEFORE = message(
-    "kernel.died_before", en="this cell was not run: the kernel stopped in cell {cell} ({reason})."
-)
+KERNEL_DIED_BEFORE = message("kernel.died_before", en="this cell was not run: the kernel stopped in {cell} ({reason}).")
 KERNEL_NOT_TAKEN = message("kernel.not_taken", en="the grader could not take what this cell sent ({reason}).")
 OUTPUT_CUT = message("kernel.output_cut_all", en="... output cut: {chars} characters in all ...")
 """An output longer than the graded notebook keeps (``KitGrading.max_output_chars``)."""
