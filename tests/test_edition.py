@@ -47,7 +47,7 @@ PUBLIC = {
 def untranslated(text: str) -> list[str]:
     """Runs of three English words left in a translation (code in backticks and Python's or NumPy's own error text
     aside)."""
-    prose = re.sub(r"`[^`]*`", " ", re.sub(r"抛出了 \w+：.*|NumPy 的原文：.*", "", text))
+    prose = re.sub(r"`[^`]*`", " ", re.sub(r"抛出了 \w+：.*|原文：.*", "", text))
     return re.findall(r"\b[A-Za-z]{2,}(?: [A-Za-z]{2,}){2,}\b", prose)
 
 

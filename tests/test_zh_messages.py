@@ -124,7 +124,7 @@ def test_sgd_failure_has_one_colon_before_what_was_expected() -> None:
 @pytest.mark.parametrize(
     "operation, explained",
     [
-        (lambda: np.ones((1, 4)) @ np.ones((5, 3)), "矩阵乘积 `A @ B` 中，A 的最后一维长 4，B 的第一维长 5"),
+        (lambda: np.ones((1, 4)) @ np.ones((5, 3)), "矩阵乘积 `A @ B` 中，A 的最后一个轴长 4，B 的第一个轴长 5"),
         (lambda: np.ones((4, 3)) + np.ones((2,)), "对形状为 (4, 3) 和 (2,) 的数组做逐元素运算"),
         (lambda: np.dot(np.ones((4, 3)), np.ones((2, 5))), "形状为 (4, 3) 和 (2, 5) 的两个数组做矩阵乘积"),
         (lambda: np.ones(3).__iadd__(np.ones((4, 3))), "要把形状为 (4, 3) 的结果写入形状为 (3,) 的数组"),

@@ -40,6 +40,10 @@ RETIRED = {
     "拐点": "不可导点 (an inflection point is not a kink)",
     "期望": "应为 (expected, as the messages say it)",
     "实际得到": "实际为",
+    "1(H >": "𝕀(H > 0), the notebook's indicator",
+    "1(H ≥": "𝕀(H ≥ 0), the notebook's indicator",
+    "1(x >": "𝕀(x > 0), the notebook's indicator",
+    "无限循环": "死循环",
     "Deep Learning Notes": "讲义中的「多层感知机」一章",
 }
 """Terms the glossary retires, and what the chapter says instead."""
@@ -117,6 +121,17 @@ def test_the_chinese_texts_pass_autocorrect() -> None:
     for id, wording in wordings.read_wordings("zh").items():  # AutoCorrect reads no TOML: each wording as text
         found += [f"{id!r}.zh: {line.old!r} -> {line.new!r}" for line in autocorrect_py.lint_for(wording, "text").lines]
     assert not found, "AutoCorrect would change (fix each as its right side says):\n" + "\n".join(found)
+
+
+def test_every_chinese_wording_uses_the_chapters_terms_and_chinese_punctuation() -> None:
+    """Every message's Chinese wording, not only those the notebook's cells show: the feedback's, the kernel's notes,
+    the gate's, the class report's (numbers such as 1e-07 in a message are code, not prose math)."""
+    found = {}
+    for id, wording in wordings.read_wordings("zh").items():
+        problems = [p for p in typography(wording, markdown=False) if not p.startswith("1e-6 in prose")]
+        if problems:
+            found[id] = problems
+    assert not found, found
 
 
 def _markdown(path: str) -> dict[str, str]:
