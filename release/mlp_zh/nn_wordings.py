@@ -24,7 +24,7 @@ WORDINGS: dict[str, dict[str, str]] = {
         "expected_unchanged": "{what}：应保持不变，实际被修改了",
         "parameters_differ": "{what}：应为参数 {names}，形状依次为 {shapes}；实际为 {count} 个数组，形状依次为 {found}。",
         "layers_ran": "{model} 实际调用各层的顺序为 {calls}",
-        "part_of": "{what}，{part}",
+        "part_of": "{what} 的 {part}",
         "your_part": "你的 {part}",
         "fd_check": "{what}（有限差分检查）",
         "on_example": "{call}（示例）",

@@ -159,7 +159,7 @@ def check_linear(Linear: type) -> None:
     check_unchanged("Linear(2, 1).forward", x, case["x"])
     dx = layer.backward(g)
     check_unchanged("Linear(2, 1).backward(grad)", g, case["g"])
-    diagnose.LINEAR_DX.check("Linear(2, 1).backward: dX", dx, case["dx"], **inputs)
+    diagnose.LINEAR_DX.check(say.PART_OF(what="Linear(2, 1).backward", part="dX"), dx, case["dx"], **inputs)
     diagnose.LINEAR_DW.check(
         say.PART_OF(what=say.AFTER_STALE_FORWARD(call="Linear(2, 1).backward"), part="W.grad"),
         layer.W.grad,
@@ -167,9 +167,12 @@ def check_linear(Linear: type) -> None:
         unset=UNSET["W"],
         **inputs,
     )
-    diagnose.LINEAR_DB.check("Linear(2, 1).backward: b.grad", layer.b.grad, case["db"], unset=UNSET["b"], **inputs)
+    diagnose.LINEAR_DB.check(
+        say.PART_OF(what="Linear(2, 1).backward", part="b.grad"), layer.b.grad, case["db"], unset=UNSET["b"], **inputs
+    )
     for name, value in (("dX", dx), ("W.grad", layer.W.grad), ("b.grad", layer.b.grad)):
-        check_dtype(say.FOR_FLOAT64_INPUTS(call=f"Linear(2, 1).backward: {name}"), np.asarray(value), np.float64)
+        call = say.PART_OF(what="Linear(2, 1).backward", part=name)
+        check_dtype(say.FOR_FLOAT64_INPUTS(call=call), np.asarray(value), np.float64)
     y32 = Linear(3, 2)(np.ones((4, 3), dtype=np.float32))  # the given float32 parameters work too
     check_shape(say.FOR_FLOAT32_X(call="Linear(3, 2).forward"), y32, (4, 2))
     check_array(say.FOR_FLOAT32_X(call="Linear(3, 2).forward"), y32)
