@@ -156,6 +156,10 @@ def test_comments_and_docstrings_of_the_chinese_edition_use_the_chapters_terms()
         for text in edition.code_texts(source)
         if (problems := typography(text.english, markdown=False))
     }
+    for name, functions in edition.CALLED.items():  # the docstrings help() and Shift-Tab show of what cells call
+        source = (REPO / "source" / "mlp_zh" / f"{name}.py").read_text()
+        texts = edition.called_texts(source, functions)
+        found |= {(name, t.english): p for t in texts if (p := typography(t.english, markdown=False))}
     assert not found, found
 
 
