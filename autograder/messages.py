@@ -269,6 +269,48 @@ GATE_PASSED = message(
 # --------------------------------------------------------------------------------------------- the workers
 # What the grading code says when a sandboxed worker ended, or was stopped, before a check had its record.
 
+
+# the gate's failures as whole sentences (``nn_messages.case``), for a language in which the frame cannot take them
+message(
+    "expected_got.gate.cpu_expected",
+    en="{what}: expected the training to use at most {limit} times the CPU time of the grader's own NumPy training of "
+    "the same steps, both measured from outside at the same time, got {got}.",
+)
+message(
+    "expected_got.gate.finite_parameters.gate.not_finite",
+    en="{what}: expected the trained W1, b1, W2, b2 to hold only finite numbers, got {got_names} holding NaN or "
+    "infinity after training.",
+)
+message(
+    "expected_got.gate.shapes_expected.gate.shapes",
+    en="{what}: expected W1, b1, W2, b2 of shapes {shapes}, got shapes {got_shapes}.",
+)
+message(
+    "expected_got.gate.every_grad.gate.without_grad",
+    en="{what}: expected every parameter to have a .grad after MLP.backward, got parameters {got_names} without one.",
+)
+message(
+    "expected_got.gate.finite_logits.gate.diverged_at",
+    en="{what}: expected finite logits, got NaN or inf after {got_steps} SGD steps.",
+)
+message(
+    "expected_got.gate.float_arrays.gate.something_else",
+    en="{what}: expected the trained W1, b1, W2, b2 as float arrays, got something else.",
+)
+message(
+    "expected_got.gate.near_reference.gate.too_far",
+    en="{what}: expected the trained W1 and W2 within {limit} (relative L2) of where the grader's own training of a "
+    "correct MLP from the same start on the same data ends (a correct MLP, in float32, float64 or with einsum, ends "
+    "2-9 % away; training moves W1 about 50 % and W2 about 75 %), got W1 {got_w1} and W2 {got_w2} away (test "
+    "accuracy {got_accuracy}).",
+)
+message(
+    "expected_got.gate.grad_for_update",
+    en="{what}: expected {name}.grad to be an array of the shape of {name}, {shape}, for the grader's update "
+    "`p -= lr * p.grad`, got {got}.",
+)
+message("expected_got.gate.float_logits", en="{what}: expected float logits of shape {shape}, got {got}.")
+
 WORKER_EXIT = message("worker.exit", en="ended with exit status {status}")
 WORKER_STALLED = message(
     "worker.stalled",
@@ -461,9 +503,11 @@ REPORT_LATE = message("report.late", en="{hours} h late, {penalty} points off")
 # What the grading kernel writes into a cell it stopped, cut or did not run (``autograder.grading.cell_limits``,
 # ``autograder.preprocessors.kernel``), in the edition's language.
 
-KERNEL_CELL_NUMBER = message("kernel.cell_number", en="number {number}")
-"""A cell without an nbgrader id, by its place: ``cell number 5``."""
-KERNEL_SPENT = message("kernel.spent", en="cell {cell} ({seconds} s)")
+KERNEL_CELL_NUMBER = message("kernel.cell_number", en="cell number {number}")
+"""A cell without an nbgrader id, by its place: ``cell number 5`` (第 5 个单元格)."""
+KERNEL_CELL_NAMED = message("kernel.cell_named", en="cell {name}")
+"""A cell by its nbgrader id: ``cell 'linear'``."""
+KERNEL_SPENT = message("kernel.spent", en="{cell} ({seconds} s)")
 KERNEL_BUDGET_USED = message(
     "kernel.budget_used", en="the grading kernel's time budget for the whole notebook ({seconds} s) was used up"
 )
@@ -480,9 +524,7 @@ KERNEL_OUTPUT_CUT = message(
     "one cell and {notebook} from the whole notebook ...",
 )
 KERNEL_DIED_HERE = message("kernel.died_here", en="the kernel stopped while this cell ran ({reason}).")
-KERNEL_DIED_BEFORE = message(
-    "kernel.died_before", en="this cell was not run: the kernel stopped in cell {cell} ({reason})."
-)
+KERNEL_DIED_BEFORE = message("kernel.died_before", en="this cell was not run: the kernel stopped in {cell} ({reason}).")
 KERNEL_NOT_TAKEN = message("kernel.not_taken", en="the grader could not take what this cell sent ({reason}).")
 OUTPUT_CUT = message("kernel.output_cut_all", en="... output cut: {chars} characters in all ...")
 """An output longer than the graded notebook keeps (``KitGrading.max_output_chars``)."""
@@ -505,6 +547,12 @@ FEEDBACK_HIDDEN_PASSED = message(
 FEEDBACK_POINTS = text("feedback.points", en="points")
 FEEDBACK_CAUSE = text("feedback.cause", en="Likely cause")
 FEEDBACK_FORMULA = text("feedback.formula", en="The formula")
+FEEDBACK_HINT = text("feedback.hint", en="Hint")
+FEEDBACK_LABEL = message("feedback.label", en="{label}:")
+"""A label of the summary box before what it labels (a likely cause, a formula, a hint)."""
+FEEDBACK_FAILED_COUNT = message("feedback.failed_count", en="{failed} ({count}): {lost}")
+FEEDBACK_CELL_POINTS = message("feedback.cell_points", en="({score} / {points} {unit})")
+FEEDBACK_TOC_POINTS = message("feedback.toc_points", en="({score} / {points})")
 FEEDBACK_PUBLIC = text(
     "feedback.public",
     en="Public checks that failed (0 points: they help you find the mistake)",

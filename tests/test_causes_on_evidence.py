@@ -476,6 +476,27 @@ def test_numpys_shape_errors_name_the_shapes_cause(code: str) -> None:
     assert failure.cause == say.ERROR_SHAPES, failure
 
 
+@pytest.mark.parametrize(
+    ("code", "cause"),
+    [
+        ("np.ones(3)[0, 1]", "ERROR_AXIS"),  # more indices than axes: an axis was lost, not an index out of range
+        ("np.ones((2, 3))[5]", "ERROR_INDEX"),
+        ("[1][3]", "ERROR_INDEX"),
+        ("np.ones(3)[1.5]", "ERROR_INDEX_TYPE"),
+        ("np.ones(3)[np.array([1.0])]", "ERROR_INDEX_TYPE"),
+        ("np.ones((2, 3))[:, 1.0]", "ERROR_INDEX_TYPE"),
+    ],
+)
+def test_numpys_index_errors_are_told_apart_by_what_they_say(code: str, cause: str) -> None:
+    """An IndexError is not always an index out of range (issue 44: the Chinese reviewer's ``too many indices``)."""
+    import nn_messages as say
+
+    import nn_diagnosis
+
+    failure = nn_diagnosis.explain_error("Linear.backward(grad)", _raised(code))
+    assert failure.cause == getattr(say, cause), failure
+
+
 @pytest.mark.parametrize("text", ["the input is wrong", "shapes are fine, I checked", "{'x': array([1., 2.])}"])
 def test_a_valueerror_the_student_raises_names_no_cause(text: str) -> None:
     """A ValueError is NumPy's shape error only when NumPy's words say so (the leaking attack raised its own)."""

@@ -47,7 +47,7 @@ PUBLIC = {
 def untranslated(text: str) -> list[str]:
     """Runs of three English words left in a translation (code in backticks and Python's or NumPy's own error text
     aside)."""
-    prose = re.sub(r"`[^`]*`", " ", re.sub(r"抛出了 \w+：.*|NumPy 的原文：.*", "", text))
+    prose = re.sub(r"`[^`]*`", " ", re.sub(r"抛出了 \w+：.*|原文：.*", "", text))
     return re.findall(r"\b[A-Za-z]{2,}(?: [A-Za-z]{2,}){2,}\b", prose)
 
 
@@ -148,16 +148,23 @@ def test_each_edition_has_the_master_s_code_grade_ids_and_points(language: str) 
                 r"[\u4e00-\u9fff]", "".join(zh["source"])
             ), f"markdown cell {en['id']} is not translated"
     folder = REPO / "source" / f"mlp_{language}"
-    for name in ("nn_checks.py", "nn_diagnosis.py", "nn_languages.py", "nn_messages.py", "nn_public.py"):
+    for name in ("nn_checks.py", "nn_diagnosis.py", "nn_languages.py", "nn_messages.py"):
         assert (REPO / "source" / "mlp" / name).read_bytes() == (folder / name).read_bytes(), name
-    for name in ("nn_wordings.py", "mnist_data.py", "nn_public_data.py", "nn_public_data.json"):
+    for name in ("nn_wordings.py", "nn_public_data.py", "nn_public_data.json"):
         assert (REPO / "source" / "mlp" / name).read_bytes() == (folder / name).read_bytes(), name
+    for name, functions in edition.CALLED.items():  # the docstrings of the functions the notebook calls only
+        master, translated = ((REPO / "source" / f / f"{name}.py").read_text() for f in ("mlp", f"mlp_{language}"))
+        master = master.replace('LANGUAGE = "en"', f'LANGUAGE = "{language}"')  # nn_i18n's language
+        assert code_aside(master) == code_aside(translated), f"{name}.py: only its docstrings are translated"
+        texts = [t.english for t in edition.called_texts(translated, functions)]
+        assert len(texts) == len(functions) and (language != "zh" or all(re.search(rf"[{CJK}]", t) for t in texts))
     core, core_zh = ((REPO / "source" / f / "nn_core.py").read_text() for f in ("mlp", f"mlp_{language}"))
     assert code_aside(core) == code_aside(core_zh), "nn_core.py: only its texts are translated"
     assert core != core_zh or language != "zh", "nn_core.py: its texts are translated"
     i18n = (folder / "nn_i18n.py").read_text()
     master = (REPO / "source" / "mlp" / "nn_i18n.py").read_text()
-    assert i18n == master.replace('LANGUAGE = "en"', f'LANGUAGE = "{language}"')
+    assert code_aside(i18n) == code_aside(master.replace('LANGUAGE = "en"', f'LANGUAGE = "{language}"'))
+    assert f'\nLANGUAGE = "{language}"\n' in i18n
 
 
 def test_comments_and_docstrings_of_the_chinese_edition_are_chinese() -> None:
@@ -192,7 +199,7 @@ def _master(tmp_path: Path) -> Path:
     """A copy of the master's helper modules students read, for a master notebook written by the test."""
     master = tmp_path / "mlp"
     master.mkdir()
-    for name in edition.MODULES:
+    for name in (*edition.MODULES, *edition.CALLED):
         (master / f"{name}.py").write_bytes((REPO / "source" / "mlp" / f"{name}.py").read_bytes())
     return master
 
@@ -345,7 +352,7 @@ def test_a_started_translation_lists_every_section_until_stamped(
     found = edition.problems("zh")
     assert sum("never stamped" in line for line in found) == len(cells) - sum(
         not edition.code_texts("".join(c["source"])) for c in cells if c["cell_type"] == "code"
-    ) + len(edition.MODULES)
+    ) + len(edition.MODULES) + len(edition.CALLED)
     with pytest.raises(edition.EditionError, match="exists already"):
         edition.start("zh")
     edition.stamp("zh")

@@ -9,6 +9,7 @@ from nbformat import NotebookNode
 from nbformat.v4 import new_code_cell, new_notebook
 from test_docs import documented_failure
 
+from autograder import messages as say
 from autograder.course.nn_messages import DW_TRANSPOSED, EXPECTED_GOT, LINEAR_DW_FORMULA, SHAPE, Failure
 from autograder.exporters import summary
 from autograder.verdict import Passed, Verdict
@@ -56,8 +57,18 @@ def test_the_top_box_lists_each_failed_check_with_points_cause_and_formula() -> 
 
 def test_the_top_box_is_in_the_editions_language() -> None:
     box = summary.top_box(summary.checks_of(_class_notebook()), "zh")
-    assert "未通过的检查 (1)" in box and DW_TRANSPOSED.render("zh") in box and LINEAR_DW_FORMULA.render("zh") in box
-    assert "Likely cause" not in box and "The formula" not in box
+    heading = say.FEEDBACK_FAILED_COUNT(failed=say.FEEDBACK_FAILED, count=1, lost=say.FEEDBACK_LOST(lost=6, total=14))
+    assert f"<h3>{heading.render('zh')}</h3>" in box
+    cause, formula = (
+        say.FEEDBACK_LABEL(label=label).render("zh") for label in (say.FEEDBACK_CAUSE, say.FEEDBACK_FORMULA)
+    )
+    assert f"<b>{cause}</b>{DW_TRANSPOSED.render('zh')}" in box and f"<b>{formula}</b>" in box
+    assert LINEAR_DW_FORMULA.render("zh") in box and "Likely cause" not in box and "The formula" not in box
+    points = say.FEEDBACK_CELL_POINTS(score=0, points=6, unit=say.FEEDBACK_POINTS).render("zh")
+    assert f'<span class="kit-nowrap">{points}</span>' in box
+    # the summary's own words beside Chinese: full-width punctuation (the public check's text here is a fake English)
+    words = re.sub(r"<[^>]+>", "", box.split(say.FEEDBACK_PUBLIC.render("zh"))[0])
+    assert not re.search(r"[\u4e00-\u9fff] ?:", words) and "(1)" not in words and "(0 / 6" not in words, words
 
 
 def test_the_contents_name_the_hidden_tests_and_count_the_public_checks() -> None:

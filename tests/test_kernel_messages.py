@@ -341,20 +341,22 @@ def test_a_display_update_counts_every_output_it_rewrites(tmp_path: Path) -> Non
         ),
         (
             "zh",
-            "这个单元格没有运行：评分内核给整个 notebook 的时间（6 秒）已经用完，主要用在单元格 'linear'（4 秒）。",
+            "这个单元格没有运行：评分内核给整个笔记本的时间（6 秒）已经用完，主要花在了单元格 'linear'（4 秒）上。",
             "这个单元格运行 3 秒后被停止：一个单元格最多只能运行 3 秒。",
-            "……输出在 1,000 个字符处被截断：评分内核对一个单元格最多保留 1,000 个字符的输出",
+            "……输出在 1000 个字符处被截断：评分内核对一个单元格最多保留 1000 个字符的输出",
         ),
     ],
 )
 def test_the_kernels_notes_are_written_in_the_editions_language(
     language: str, not_run: str, stopped: str, cut: str
 ) -> None:
-    from autograder.grading.cell_limits import TimeBudget
+    from autograder.grading.cell_limits import TimeBudget, cell_name
 
     budget = TimeBudget(6)
     budget.start_notebook(language)
-    budget._spent["'linear'"] = 4.0
+    answer = nbformat.v4.new_code_cell()
+    answer.metadata["nbgrader"] = {"grade_id": "linear", "solution": True}
+    budget._spent[cell_name(answer, 2, language)] = 4.0
     assert budget.not_run().evalue == not_run
     assert budget.stopped(3, 3, "'mlp'")["evalue"] == stopped
     cap, cell = OutputCap(1_000, 1_000_000), nbformat.v4.new_code_cell()

@@ -25,6 +25,7 @@ from autograder.judge import gate_reference  # noqa: E402
 from autograder.judge.checks import judge  # noqa: E402
 from autograder.judge.inputs import inputs_for  # noqa: E402
 from autograder.judge.outcome import WorkerOutcome  # noqa: E402
+from autograder.messages import GATE_AFTER_CHECKS  # noqa: E402
 from catalogue.mistakes import MISTAKES  # noqa: E402
 
 SECRETS = grading.SECRETS[:2]
@@ -464,7 +465,7 @@ GATE_HINTS: dict[str, str] = {  # what each failure of the gate tells the studen
     "diverged": "Likely cause: training diverged; a gradient is wrong (check the gradient tests above)",
     "logits_shape": "expected shape (32, 10), got shape (32, 9)",
     "not_floats": "Likely cause: something other than the grader's training changed the parameters",
-    "training_raised": "The formula: the gate trains your MLP, Linear and ReLU: make their checks above pass first",
+    "training_raised": f"Hint: {GATE_AFTER_CHECKS}",
 }
 
 
@@ -477,7 +478,7 @@ def test_every_failure_of_the_gate_keeps_its_hint(rule: str, monkeypatch: pytest
 def test_an_accuracy_below_the_threshold_names_its_likely_cause(monkeypatch: pytest.MonkeyPatch) -> None:
     failed = _gate_verdict(monkeypatch, 1900)
     assert "Likely cause: training learns, but not enough: a gradient is slightly wrong" in failed, failed
-    assert "The formula: the gate trains your MLP, Linear and ReLU" in failed, failed
+    assert f"Hint: {GATE_AFTER_CHECKS}" in failed, failed
 
 
 @pytest.mark.parametrize("rule", GATE_RULES)

@@ -97,7 +97,8 @@ def test_no_retired_term_or_translated_frame(term: str) -> None:
 
 def test_expected_and_got_read_as_one_chinese_sentence() -> None:
     failure = say.EXPECTED_GOT(what="Linear.forward", expected=say.SHAPE(shape=(3, 2)), got=say.SHAPE(shape=(2, 3)))
-    assert failure.render("zh") == "Linear.forward：应为形状 (3, 2)，实际为形状 (2, 3)。"
+    whole = WORDINGS["zh"]["expected_got.shape.shape"]  # a whole sentence for this case (issue 44)
+    assert failure.render("zh") == whole.format(what="Linear.forward", shape=(3, 2), got_shape=(2, 3))
     number = say.EXPECTED_GOT(what="x", expected="0.5", got=say.OTHER_ARRAYS())
     assert number.render("zh") == "x：应为 0.5，实际为其他数组。"  # a space beside a number, none between 为 and 其
     assert number.render("en") == "x: expected 0.5, got other arrays."
@@ -123,7 +124,7 @@ def test_sgd_failure_has_one_colon_before_what_was_expected() -> None:
 @pytest.mark.parametrize(
     "operation, explained",
     [
-        (lambda: np.ones((1, 4)) @ np.ones((5, 3)), "矩阵乘积 `A @ B` 中，A 的最后一维长 4，B 的第一维长 5"),
+        (lambda: np.ones((1, 4)) @ np.ones((5, 3)), "矩阵乘积 `A @ B` 中，A 的最后一个轴长 4，B 的第一个轴长 5"),
         (lambda: np.ones((4, 3)) + np.ones((2,)), "对形状为 (4, 3) 和 (2,) 的数组做逐元素运算"),
         (lambda: np.dot(np.ones((4, 3)), np.ones((2, 5))), "形状为 (4, 3) 和 (2, 5) 的两个数组做矩阵乘积"),
         (lambda: np.ones(3).__iadd__(np.ones((4, 3))), "要把形状为 (4, 3) 的结果写入形状为 (3,) 的数组"),
@@ -211,3 +212,61 @@ def test_every_wrapped_line_of_the_headline_is_red() -> None:
     headline = [line for line in lines if line.startswith("\x1b[1;31m")]
     assert len(headline) > 1 and all(line.endswith("\x1b[0m") for line in headline), lines
     assert lines[len(headline)] == "  可能的原因：短的一句。", lines
+
+
+# ---------------------------------------------------------------- whole sentences per case (issue 44)
+
+
+def _cases() -> list[tuple[str, str, tuple[str, ...]]]:
+    """Every whole sentence declared for a frame's case: (its id, the frame's id, the values that choose it)."""
+    found = []
+    for frame in say.CASES:
+        for message_id in CATALOGUE:
+            if message_id.startswith(frame + ".") and message_id not in say.CASES:
+                chosen = message_id[len(frame) + 1 :]
+                parts = [p for p in CATALOGUE if chosen.startswith(p + ".") or chosen == p]
+                first = max(parts, key=len, default=chosen)  # a Text's id holds dots itself (gate.too_far)
+                rest = chosen[len(first) + 1 :]
+                found.append((message_id, frame, (first, rest) if rest else (first,)))
+    return found
+
+
+def test_every_case_is_the_frame_filled_in_english() -> None:
+    """A case's English is its frame's, filled with the texts that choose it (the second's fields as ``got_*``): in
+    English a case says exactly what the frame says, and the wording of a case translates that."""
+    cases = _cases()
+    assert len(cases) > 30 and {"expected_got.only_finite.nan_entries", "raised_at.IndexError"} <= {c[0] for c in cases}
+    for message_id, frame, chosen in cases:
+        keys = say.CASES[frame]
+        filled = CATALOGUE[frame].en
+        for number, (key, value) in enumerate(zip(keys, chosen, strict=False)):
+            if value not in CATALOGUE:  # a raw value, such as an exception's name: the frame keeps its field
+                continue
+            en = CATALOGUE[value].en
+            if number:
+                en = re.sub(r"\{(\w+)\}", lambda m, key=key: "{" + f"{key}_{m[1]}" + "}", en)
+            filled = filled.replace("{" + key + "}", en)
+        assert CATALOGUE[message_id].en == filled, message_id
+
+
+def test_a_case_is_worded_whole_in_chinese_and_filled_in_english() -> None:
+    failure = say.EXPECTED_GOT(
+        what="Linear.forward", expected=say.ONLY_FINITE(), got=say.NAN_ENTRIES(count=3, index=(0, 1))
+    )
+    assert (
+        render(failure, "en")
+        == "Linear.forward: expected only finite numbers, got 3 NaN/inf entries (first at index (0, 1))."
+    )
+    words = WORDINGS["zh"]["expected_got.only_finite.nan_entries"].replace("{got_count}", "3")
+    assert render(failure, "zh") == words.replace("{what}", "Linear.forward").replace("{got_index}", "(0, 1)")
+
+
+@pytest.mark.parametrize("code", ["np.ones(3)[0, 1]", "{}['x']", "None + 1", "np.ones(3).foo", "undefined_name"])
+def test_pythons_common_exceptions_are_explained_in_chinese_beside_their_own_words(code: str) -> None:
+    try:
+        exec(code, {"np": np})  # noqa: S102 - fixed test snippets
+    except Exception as error:  # noqa: BLE001 - the error is what is examined
+        raised = error
+    zh = explain_error("Linear.forward", raised).render("zh")
+    assert f"raised.{type(raised).__name__}" in WORDINGS["zh"], type(raised).__name__
+    assert str(raised).strip("'") in zh and re.search(WIDE, zh.splitlines()[0]), zh

@@ -40,6 +40,10 @@ RETIRED = {
     "拐点": "不可导点 (an inflection point is not a kink)",
     "期望": "应为 (expected, as the messages say it)",
     "实际得到": "实际为",
+    "1(H >": "𝕀(H > 0), the notebook's indicator",
+    "1(H ≥": "𝕀(H ≥ 0), the notebook's indicator",
+    "1(x >": "𝕀(x > 0), the notebook's indicator",
+    "无限循环": "死循环",
     "Deep Learning Notes": "讲义中的「多层感知机」一章",
 }
 """Terms the glossary retires, and what the chapter says instead."""
@@ -119,6 +123,17 @@ def test_the_chinese_texts_pass_autocorrect() -> None:
     assert not found, "AutoCorrect would change (fix each as its right side says):\n" + "\n".join(found)
 
 
+def test_every_chinese_wording_uses_the_chapters_terms_and_chinese_punctuation() -> None:
+    """Every message's Chinese wording, not only those the notebook's cells show: the feedback's, the kernel's notes,
+    the gate's, the class report's (numbers such as 1e-07 in a message are code, not prose math)."""
+    found = {}
+    for id, wording in wordings.read_wordings("zh").items():
+        problems = [p for p in typography(wording, markdown=False) if not p.startswith("1e-6 in prose")]
+        if problems:
+            found[id] = problems
+    assert not found, found
+
+
 def _markdown(path: str) -> dict[str, str]:
     cells = json.loads((REPO / path).read_text())["cells"]
     return {c["id"]: "".join(c["source"]) for c in cells if c["cell_type"] == "markdown"}
@@ -141,6 +156,10 @@ def test_comments_and_docstrings_of_the_chinese_edition_use_the_chapters_terms()
         for text in edition.code_texts(source)
         if (problems := typography(text.english, markdown=False))
     }
+    for name, functions in edition.CALLED.items():  # the docstrings help() and Shift-Tab show of what cells call
+        source = (REPO / "source" / "mlp_zh" / f"{name}.py").read_text()
+        texts = edition.called_texts(source, functions)
+        found |= {(name, t.english): p for t in texts if (p := typography(t.english, markdown=False))}
     assert not found, found
 
 

@@ -8,7 +8,8 @@ its comments and docstrings
 (and any plot label the file translates) replaced by theirs, the code itself, cell ids, grade ids and points unchanged;
 and the master's helper modules, of which only ``nn_i18n.LANGUAGE`` differs (so the checks' messages come out in that
 language) and, in the modules students are sent to read (``MODULES``), the comments and docstrings, from the file's
-``module`` sections.
+``module`` sections; and in the modules whose functions the notebook calls (``CALLED``), those functions' docstrings,
+from the file's ``helper`` sections.
 Build its release and solution as for ``mlp``: ``nbgrader generate_assignment mlp_LANG --force``, then
 ``nbgrader generate_solution mlp_LANG --force``; grade it with ``python -m autograder grade mlp_LANG``.
 
@@ -48,7 +49,7 @@ NOTEBOOK = "mlp.ipynb"
 DATA = ("nn_public_data.json", "nn_plot_font.otf", "nn_plot_font.OFL.txt")
 """The master's data files the helpers read (and the font's license): every edition holds them as they are."""
 LANGUAGE_LINE = 'LANGUAGE = "en"'
-SECTION = re.compile(r"^<!-- (?P<kind>cell|code|module) (?P<id>[\w-]+)(?: sha (?P<sha>[0-9a-f]+))? -->\n", re.M)
+SECTION = re.compile(r"^<!-- (?P<kind>cell|code|module|helper) (?P<id>[\w-]+)(?: sha (?P<sha>[0-9a-f]+))? -->\n", re.M)
 LABEL_CALLS = {"title", "set_title", "suptitle", "xlabel", "set_xlabel", "ylabel", "set_ylabel", "legend", "text"}
 """Calls whose string arguments are plot labels (translated when the file has them; not required)."""
 LABEL_KEYWORDS = {"title", "xlabel", "ylabel", "label"}
@@ -57,6 +58,13 @@ HIDDEN = ("### BEGIN HIDDEN TESTS", "### END HIDDEN TESTS")
 MODULES = ("nn_core",)
 """Helper modules the notebook sends students to read: their comments and docstrings are translated (``module``
 sections, keyed by the module's name), their code is the master's."""
+CALLED = {
+    "nn_public": ("check_linear", "check_relu", "check_cross_entropy", "check_sgd", "check_mlp", "ready_to_train"),
+    "mnist_data": ("load_mnist", "to_vectors"),
+    "nn_i18n": ("say", "number", "use_plot_fonts"),
+}
+"""The helpers' functions the notebook's cells call, by module: their docstrings, which ``help()`` and Shift-Tab show a
+student, are translated (``helper`` sections, keyed by the module's name; the rest of the module is the master's)."""
 
 
 class EditionError(Exception):
@@ -122,7 +130,7 @@ def read_code_translations(language: str, kind: str = "code") -> dict[str, tuple
     table = {}
     for cell_id, (sha, body) in _sections(language, kind).items():
         entries = {m["en"]: m["translation"] for m in entry(language).finditer(body)}
-        if kind == "module":  # a module's docstrings span lines: an entry writes each line break as \n
+        if kind in ("module", "helper"):  # a module's docstrings span lines: an entry writes each line break as \n
             entries = {en.replace("\\n", "\n"): tr.replace("\\n", "\n") for en, tr in entries.items()}
         markers = (points_table.CELL_BEGIN, points_table.CELL_END)
         stray = [line for line in entry(language).sub("", body).splitlines() if line.strip() and line not in markers]
@@ -211,6 +219,26 @@ def code_texts(source: str) -> list[Text]:
     return sorted(found, key=lambda t: t.start)
 
 
+def called_texts(source: str, names: tuple[str, ...]) -> list[Text]:
+    """The docstrings of the functions ``names`` of a helper module (``CALLED``), in order."""
+    wanted = set()
+    for node in ast.walk(ast.parse(source)):
+        if isinstance(node, ast.FunctionDef) and node.name in names and ast.get_docstring(node) is not None:
+            wanted.add(node.body[0].value.lineno)  # type: ignore[attr-defined]
+    starts = _offsets(source)
+    return [t for t in code_texts(source) if t.kind == "docstring" and _line(starts, t.start) in wanted]
+
+
+def _line(starts: list[int], offset: int) -> int:
+    """The line number (from 1) of ``offset`` in a source whose lines start at ``starts``."""
+    return next(number for number, start in enumerate(starts[1:], 1) if offset < start)
+
+
+def called_sha(source: str, names: tuple[str, ...]) -> str:
+    """The SHA of the docstrings of a helper module's functions the notebook calls (``CALLED``)."""
+    return english_sha("\n".join(f"{t.kind}: {t.english}" for t in called_texts(source, names)))
+
+
 def code_sha(source: str) -> str:
     """The SHA of a code cell's translatable English texts: it changes when a comment, docstring or label does."""
     return english_sha("\n".join(f"{t.kind}: {t.english}" for t in code_texts(source)))
@@ -221,6 +249,13 @@ def translate_code(source: str, entries: dict[str, str]) -> str:
     for text in reversed(code_texts(source)):
         if text.english in entries:
             source = source[: text.start] + entries[text.english] + source[text.end :]
+    return source
+
+
+def translate_called(source: str, names: tuple[str, ...], entries: dict[str, str]) -> str:
+    """``source`` with the docstrings of its functions ``names`` translated (from the end)."""
+    for text in reversed(called_texts(source, names)):
+        source = source[: text.start] + entries[text.english] + source[text.end :]
     return source
 
 
@@ -291,6 +326,42 @@ def module_problems(language: str) -> list[str]:
             continue
         found += _text_problems(where, (MASTER / f"{name}.py").read_text(), table[name], language)
     found += [f"the translation of module {i} matches no module of {MODULES}" for i in table if i not in MODULES]
+    return found + helper_problems(language)
+
+
+def helper_problems(language: str) -> list[str]:
+    """What is missing or stale in the translations of the docstrings of the helpers' functions students call."""
+    try:
+        table = read_code_translations(language, "helper")
+    except EditionError as error:
+        return [str(error)]
+    found = []
+    for name, functions in CALLED.items():
+        where = f"the docstrings of {name}.py's {', '.join(functions)}"
+        source = (MASTER / f"{name}.py").read_text()
+        texts = called_texts(source, functions)
+        if len(texts) != len(functions):
+            found.append(f"{where}: {len(texts)} docstrings found for {len(functions)} functions")
+        if name not in table:
+            found.append(f"{where}: no `helper {name}` section in {translations_file(language).name}")
+            continue
+        sha, entries = table[name]
+        english = [t.english for t in texts]
+        found += [f"{where}: no translation of {e!r}" for e in english if e not in entries]
+        found += [
+            f"{where}: the translated English text {e!r} is no docstring of theirs" for e in entries if e not in english
+        ]
+        if sha != called_sha(source, functions):
+            found.append(
+                f"{where} changed since they were translated (or were never stamped): update their translations, "
+                f"then run `python -m autograder edition {language} --stamp`"
+            )
+        found += [
+            f"{where}: the translation of {e!r} adds a quote, backslash or brace"
+            for e, t in entries.items()
+            if any(c in t for c in ('"', "'", "\\", "{", "}") if c not in e)
+        ]
+    found += [f"the translation of helper {i} matches no module of {list(CALLED)}" for i in table if i not in CALLED]
     return found
 
 
@@ -331,6 +402,7 @@ def edition(language: str) -> dict[str, bytes]:
         raise EditionError("\n".join(trouble))
     table, code = read_translations(language), read_code_translations(language)
     modules = read_code_translations(language, "module")
+    helpers = read_code_translations(language, "helper")
     notebook = json.loads((MASTER / NOTEBOOK).read_text())
     translated = copy.deepcopy(notebook)
     for cell in translated["cells"]:
@@ -345,6 +417,8 @@ def edition(language: str) -> dict[str, bytes]:
         text = helper.read_text()
         if helper.stem in MODULES:
             text = translate_code(text, modules[helper.stem][1])
+        if helper.stem in CALLED:
+            text = translate_called(text, CALLED[helper.stem], helpers[helper.stem][1])
         if helper.name == "nn_i18n.py":
             if text.count(LANGUAGE_LINE) != 1:
                 raise EditionError(f"{helper} must hold the line {LANGUAGE_LINE!r} exactly once")
@@ -366,6 +440,7 @@ def stamp(language: str) -> None:
         for c in cells
     }
     shas |= {("module", name): code_sha((MASTER / f"{name}.py").read_text()) for name in MODULES}
+    shas |= {("helper", name): called_sha((MASTER / f"{name}.py").read_text(), f) for name, f in CALLED.items()}
     path = translations_file(language)
     text = path.read_text()
     path.write_text(
@@ -411,6 +486,10 @@ def start(language: str) -> Path:
             t.english.replace("\n", "\\n") for t in code_texts((MASTER / f"{module}.py").read_text()) if t.required
         ]
         parts.append(f"<!-- module {module} -->\n" + "".join(f"en: {t}\n{language}: {t}\n" for t in texts))
+    for module, functions in CALLED.items():
+        source = (MASTER / f"{module}.py").read_text()
+        texts = [t.english.replace("\n", "\\n") for t in called_texts(source, functions)]
+        parts.append(f"<!-- helper {module} -->\n" + "".join(f"en: {t}\n{language}: {t}\n" for t in texts))
     path.write_text("\n".join(parts))
     return path
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 import html
 import re
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from nbformat import NotebookNode
 
@@ -20,6 +21,9 @@ from autograder.exporters import inline
 from autograder.report.collect import Lateness
 from autograder.student_text import student_lines, student_text
 from autograder.verdict import Verdict
+
+if TYPE_CHECKING:
+    from autograder.course.nn_messages import Text
 
 CLASS = "kit-failed-summary"
 ANSI = re.compile(r"\x1b\[[0-9;]*m")
@@ -146,9 +150,11 @@ def _link(cell: CheckCell, language: str) -> str:
 
 def _failure_item(cell: CheckCell, language: str) -> str:
     from autograder import messages as say
+    from autograder.course.nn_messages import is_formula
 
     failure = cell.verdict.failure if cell.verdict is not None else None
-    points = html.escape(f"({cell.score:g} / {cell.points:g} {say.FEEDBACK_POINTS.render(language)})")
+    points = say.FEEDBACK_CELL_POINTS(score=f"{cell.score:g}", points=f"{cell.points:g}", unit=say.FEEDBACK_POINTS)
+    points = html.escape(points.render(language))
     parts = [f'{_link(cell, language)} <span class="{inline.CLASS}">{points}</span>']
     if cell.unreadable:
         parts.append(f'<div class="kit-message">{html.escape(say.FEEDBACK_UNREADABLE.render(language))}</div>')
@@ -157,11 +163,22 @@ def _failure_item(cell: CheckCell, language: str) -> str:
         parts.append(f'<div class="kit-message">{inline.readable(failure.message.render(language).strip())}</div>')
         if failure.cause is not None:
             cause = inline.readable(failure.cause.render(language))
-            parts.append(f'<div class="kit-cause"><b>{say.FEEDBACK_CAUSE.render(language)}:</b> {cause}</div>')
+            parts.append(f'<div class="kit-cause">{_label(say.FEEDBACK_CAUSE, language)}{cause}</div>')
         if failure.formula is not None:
             formula = inline.readable(failure.formula.render(language))
-            parts.append(f'<div class="kit-formula"><b>{say.FEEDBACK_FORMULA.render(language)}:</b> {formula}</div>')
+            label = say.FEEDBACK_FORMULA if is_formula(failure.formula) else say.FEEDBACK_HINT
+            parts.append(f'<div class="kit-formula">{_label(label, language)}{formula}</div>')
     return "<li>" + "".join(parts) + "</li>"
+
+
+def _label(label: Text, language: str) -> str:
+    """``label`` in bold with its colon as ``language`` writes it ("Likely cause: ", "可能的原因："), no space after a
+    full-width colon."""
+    from autograder import messages as say
+    from autograder.course.nn_messages import is_wide
+
+    words = say.FEEDBACK_LABEL(label=label).render(language)
+    return f"<b>{html.escape(words)}</b>" + ("" if is_wide(words[-1]) else " ")
 
 
 def _by_hand_item(cell: CheckCell, language: str) -> str:
@@ -186,8 +203,9 @@ def top_box(checks: list[CheckCell], language: str, late: Lateness | None = None
     lost = f"{sum(c.points - c.score for c in checks if not c.public):g}"
     parts = [f'<div class="{CLASS}">']
     if hidden:
-        heading = f"{say.FEEDBACK_FAILED.render(language)} ({len(hidden)}): "
-        heading += say.FEEDBACK_LOST(lost=lost, total=total).render(language)
+        lost_points = say.FEEDBACK_LOST(lost=lost, total=total)
+        heading = say.FEEDBACK_FAILED_COUNT(failed=say.FEEDBACK_FAILED, count=len(hidden), lost=lost_points)
+        heading = heading.render(language)
         items = "".join(_failure_item(c, language) for c in hidden)
         parts.append(f"<h3>{heading}</h3><ul>{items}</ul>")
     elif not by_hand:
@@ -211,7 +229,8 @@ def contents(checks: list[CheckCell], language: str) -> str:
     ``language``."""
     from autograder import messages as say
 
-    items = [f"<li>{_link(c, language)} ({c.score:g} / {c.points:g})</li>" for c in checks if not c.public]
+    points = {c.grade_id: say.FEEDBACK_TOC_POINTS(score=f"{c.score:g}", points=f"{c.points:g}") for c in checks}
+    items = [f"<li>{_link(c, language)} {points[c.grade_id].render(language)}</li>" for c in checks if not c.public]
     public = [c for c in checks if c.public]
     if public:
         count = say.FEEDBACK_PUBLIC_COUNT(failed=sum(c.failed for c in public), total=len(public)).render(language)

@@ -31,12 +31,20 @@ OUTPUT_CHARS = 64  # what one output costs beyond its strings: about the JSON of
 ERRORS_AFTER_CUT = 1  # errors of a cell still kept (shortened) once its output is cut: its own exception, not a flood
 
 
+def grouped(count: int, language: str) -> str:
+    """A count as ``language`` writes it: 1,000 in English, 1000 in Chinese (``Language.digit_group``)."""
+    from autograder.course.nn_languages import language as language_of
+
+    return f"{count:,}".replace(",", language_of(language).digit_group)
+
+
 def cell_name(cell: NotebookNode | None, index: int, language: str = "en") -> str:
     """A cell as the student knows it: its nbgrader id (the answer cell 'linear'), else its place."""
     from autograder import messages as say
 
     name = grade_id(cell)
-    return repr(name) if name else say.KERNEL_CELL_NUMBER(number=index + 1).render(language)
+    named = say.KERNEL_CELL_NAMED(name=repr(name)) if name else say.KERNEL_CELL_NUMBER(number=index + 1)
+    return named.render(language)
 
 
 def error_output(name: str, text: str) -> NotebookNode:
@@ -187,7 +195,8 @@ class OutputCap:
             from autograder import messages as say
 
             self._cut = True
-            limits = {"kept": f"{kept:,}", "cell": f"{self._cell_limit:,}", "notebook": f"{self._notebook_limit:,}"}
+            counts = {"kept": kept, "cell": self._cell_limit, "notebook": self._notebook_limit}
+            limits = {name: grouped(count, self.language) for name, count in counts.items()}
             note = say.KERNEL_OUTPUT_CUT(**limits).render(self.language)
             cell.outputs.append(NotebookNode(output_type="stream", name="stdout", text=f"\n{note}\n"))
         return out

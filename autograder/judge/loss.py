@@ -13,7 +13,9 @@ from autograder.judge import reference, suspects
 from autograder.judge.common import VALUE_TOLERANCE, got, judge_cases
 from autograder.messages import LOSS_CALL, LOSS_KEEP_DTYPE, LOSS_TARGET_AXIS
 
-TARGET_ERRORS: tuple[ErrorCause, ...] = (("IndexError", "", LOSS_TARGET_AXIS),)
+TARGET_ERRORS: tuple[ErrorCause, ...] = (("IndexError", "out of bounds", LOSS_TARGET_AXIS),)
+"""An index past the end of its axis in the loss: the targets index the wrong axis (NumPy's other IndexErrors, more
+indices than axes or an index that is not an integer, have causes of their own: ``nn_diagnosis.ERROR_CAUSES``)."""
 
 
 def _name(call: str, z: np.ndarray) -> Text:

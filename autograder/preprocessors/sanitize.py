@@ -125,7 +125,10 @@ class LimitOutputSize(NbGraderPreprocessor):
 
         if len(text) <= self._limit:
             return text
-        return f"{text[: self._limit]}\n{say.OUTPUT_CUT(chars=f'{len(text):,}').render(self._language)}"
+        from autograder.grading.cell_limits import grouped
+
+        note = say.OUTPUT_CUT(chars=grouped(len(text), self._language)).render(self._language)
+        return f"{text[: self._limit]}\n{note}"
 
     def preprocess(self, nb: NotebookNode, resources: dict[str, Any]) -> tuple[NotebookNode, dict[str, Any]]:
         self._language = graded_language(self.config, resources)

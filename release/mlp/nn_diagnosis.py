@@ -602,6 +602,11 @@ ERROR_CAUSES: tuple[ErrorCause, ...] = (
     *(("ValueError", words, say.ERROR_SHAPES) for words in NUMPY_SHAPE_WORDS),
     ("TypeError", "NoneType", say.ERROR_NONE),
     ("RecursionError", "", say.ERROR_RECURSION),
+    # NumPy's IndexErrors by what they say: more indices than axes (an axis lost), an index that is not an integer,
+    # an index past the end of its axis (and any other, such as a list's)
+    ("IndexError", "too many indices", say.ERROR_AXIS),
+    ("IndexError", "valid indices", say.ERROR_INDEX_TYPE),
+    ("IndexError", "must be of integer", say.ERROR_INDEX_TYPE),
     ("IndexError", "", say.ERROR_INDEX),
     ("NameError", "", say.ERROR_NAME),
     ("MemoryError", "", say.ERROR_MEMORY),

@@ -369,13 +369,12 @@ def load_mnist(
     strict_checksums: bool = False,
     given_as: str = "",
 ) -> Mnist:
-    """Load MNIST from ``data_dir`` / ``$MNIST_DIR`` if set, else from (and into) the download cache.
+    """加载 MNIST：如果设置了 ``data_dir`` 或 ``$MNIST_DIR``，就从那个目录读取，否则从下载缓存读取（必要时下载到缓存中）。
 
-    A directory you choose is used as is: its checksums are only reported in
-    ``Mnist.official_bytes`` unless ``strict_checksums=True``. Cached and
-    downloaded files must match the official SHA-256 sums.
-    Raises MnistDataError with an explanation if the data cannot be loaded; ``given_as`` says there how
-    ``data_dir`` was chosen (default: as the data_dir argument).
+    你指定的目录按原样使用：除非 ``strict_checksums=True``，它的校验和只记录在
+    ``Mnist.official_bytes`` 中。缓存中的文件和下载的文件必须与官方的 SHA-256 校验和一致。
+    无法加载数据时抛出 MnistDataError，并说明原因；
+    ``given_as`` 说明 ``data_dir`` 是怎样给出的，默认是作为参数 data_dir 给出。
     """
     if data_dir is not None and os.fspath(data_dir) != "":
         return _load_user_dir(Path(data_dir).expanduser(), given_as or "argument", strict_checksums)
@@ -389,7 +388,7 @@ def load_mnist(
 
 
 def to_vectors(images: np.ndarray) -> np.ndarray:
-    """uint8 (N,28,28) -> float32 (N,784) scaled to [0,1] (divide by 255)."""
+    """把 uint8 (N,28,28) 的图像变成 float32 (N,784) 的向量，缩放到 [0,1]（除以 255）。"""
     images = np.asarray(images)
     if images.ndim != 3 or images.shape[1:] != (IMAGE_SIZE, IMAGE_SIZE):
         raise ValueError(f"expected images of shape (N, {IMAGE_SIZE}, {IMAGE_SIZE}), got {images.shape}")

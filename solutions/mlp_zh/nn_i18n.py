@@ -1,4 +1,5 @@
-"""The language this edition shows its messages in: English (this edition), or Chinese in the Chinese edition.
+"""The language this edition shows its messages in (``LANGUAGE``): English in the English edition, Chinese in the
+Chinese edition.
 
 Every message is declared once by id (``nn_messages``) and worded in each language of ``nn_languages``
 (``nn_wordings``; English where a language has no wording); it is shown in ``LANGUAGE`` where a student reads it: a
@@ -27,20 +28,20 @@ def shown_in() -> Language:
 
 
 def say(words: Message | Text, **fields: Any) -> str:
-    """A message (with its fields) or a ``Text`` in this edition's language: what a notebook cell prints or plots."""
+    """用本版本的语言写出一条消息（连同它的字段）或一个 ``Text``：笔记本单元格输出或画在图上的文字。"""
     return render(words(**fields) if isinstance(words, Message) else words, LANGUAGE)
 
 
 def number(count: int) -> str:
-    """A count as this edition's language writes it: 60,000 in English, 60000 in Chinese."""
+    """按本版本语言的写法写出一个数：英文每三位数字加一个逗号，中文不加（60000）。"""
     return f"{count:,}".replace(",", shown_in().digit_group)
 
 
 def use_plot_fonts(plt: Any) -> None:
-    """Let matplotlib (``plt``, its pyplot: these helpers import nothing beyond NumPy) draw this edition's plot
-    labels: in the Chinese edition, Latin text in matplotlib's own font and Chinese in the first Chinese font
-    installed, else in the one beside these helpers (``PLOT_FONT``; else a note on how to get one). The English
-    edition changes nothing."""
+    """让 matplotlib（``plt``，即它的 pyplot：这些辅助模块只导入 NumPy）画出本版本的图中文字：
+    中文版中，拉丁字母用 matplotlib 自带的字体，中文用已安装的第一种中文字体，
+    没有时用这些辅助模块旁边的字体（``PLOT_FONT``；也没有时，输出一条说明如何安装字体的提示）。
+    英文版不做任何改动。"""
     fonts = shown_in().plot_fonts
     if not fonts:
         return

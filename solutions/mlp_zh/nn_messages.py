@@ -118,8 +118,8 @@ def render(text: Text | list | str | None, language: str = "en") -> str:
         return str(text)
     if text.id in _CONJUNCTIONS and isinstance(text.fields.get("items"), list):
         return _listed([render(item, language) for item in text.fields["items"]], language, _CONJUNCTIONS[text.id])
-    template = CATALOGUE[text.id].template(language)
-    values = {name: render(value, language) for name, value in text.fields.items()}
+    template, fields = _case(text, language) or (CATALOGUE[text.id].template(language), text.fields)
+    values = {name: render(value, language) for name, value in fields.items()}
     space = language_of(language).space_beside_wide
     if space == " ":
         return template.format_map(values)
@@ -130,6 +130,38 @@ def render(text: Text | list | str | None, language: str = "en") -> str:
             value = values[name] if conversion is None else repr(values[name])
             words = _joined(words, format(value, spec or ""), space)
     return words
+
+
+CASES: dict[str, tuple[str, ...]] = {}
+"""A message whose template cannot take every value of some fields naturally in every language (``case``) -> those
+fields, the one that chooses first."""
+
+
+def case(frame: Message, *keys: str) -> Message:
+    """Let a language word ``frame`` as a whole sentence per case: per value of its field ``keys[0]`` (a ``Text``'s id,
+    or a raw value such as an exception's name), and of ``keys[1]`` after it. A case is a message of its own, declared
+    with the id ``<frame id>.<key>[.<key>]`` and its English (the frame's, filled), and worded in a language's file:
+    its fields are the frame's, the fields of the ``Text`` of ``keys[0]`` by their names, and those of the ``Text``
+    of ``keys[1]`` as ``<keys[1]>_<name>``. A language with no wording for a case (English) fills the frame."""
+    CASES[frame.id] = keys
+    return frame
+
+
+def _case(text: Text, language: str) -> tuple[str, Mapping[str, Field]] | None:
+    """The whole sentence ``language`` gives ``text``'s case, with its fields; None where it words none (``case``)."""
+    keys = CASES.get(text.id, ())
+    words = WORDINGS.get(language, {})
+    values = [text.fields.get(key) for key in keys]
+    chosen = [value.id if isinstance(value, Text) else str(value) for value in values]
+    for count in range(len(keys), 0, -1):
+        id = ".".join((text.id, *chosen[:count]))
+        if id in words and id in CATALOGUE:
+            fields: dict[str, Field] = {}
+            for number, (key, value) in enumerate(zip(keys[:count], values[:count], strict=True)):
+                if isinstance(value, Text):
+                    fields |= {(f"{key}_{name}" if number else name): v for name, v in value.fields.items()}
+            return words[id], fields | dict(text.fields)
+    return None
 
 
 def _listed(items: list[str], language: str, kind: str) -> str:
@@ -174,7 +206,8 @@ class Failure:
         if self.cause is not None:
             lines.append(render(LIKELY_CAUSE(cause=self.cause), language))
         if self.formula is not None:
-            lines.append(render(THE_FORMULA(formula=self.formula), language))
+            label = THE_FORMULA(formula=self.formula) if is_formula(self.formula) else THE_HINT(hint=self.formula)
+            lines.append(render(label, language))
         return "\n".join(lines)
 
     def __str__(self) -> str:
@@ -215,6 +248,8 @@ class CheckFailed(AssertionError):
 
 LIKELY_CAUSE = message("likely_cause", en="  Likely cause: {cause}.")
 THE_FORMULA = message("the_formula", en="  The formula: {formula}")
+THE_HINT = message("the_hint", en="  Hint: {hint}")
+"""What ends a failure whose last line is advice (such as the gate's), not one of the chapter's formulas."""
 PASSED = message("passed", en="{part}: public checks passed.")
 PUBLIC_DATA_UNREADABLE = message(
     "public_data_unreadable",
@@ -231,12 +266,9 @@ ALL_OF = message("list.and", en="{items}")
 _CONJUNCTIONS = {ALL_OF.id: "and"}
 
 # --- the sentence of a failure: what was checked, and what went wrong
-EXPECTED_GOT = message("expected_got", en="{what}: expected {expected}, got {got}.")
-RAISED = message("raised", en="{what} raised {exception}: {message}")
-RAISED_AT = message(
-    "raised_at",
-    en="{what} raised {exception}: {message}\n  in your code: `{line}`",
-)
+EXPECTED_GOT = case(message("expected_got", en="{what}: expected {expected}, got {got}."), "expected", "got")
+RAISED = case(message("raised", en="{what} raised {exception}: {message}"), "exception")
+RAISED_AT = case(message("raised_at", en="{what} raised {exception}: {message}\n  in your code: `{line}`"), "exception")
 SHAPES_MATMUL = message(
     "shapes.matmul",
     en="in a matrix product `A @ B`, the last axis of A has {left} entries and the first axis of B has {right}: they "
@@ -368,6 +400,71 @@ LEAVE_GRAD = message("leave_grad", en="step to leave .grad as it was")
 LEAVE_GRAD_NONE = message("leave_grad_none", en="step to leave .grad None")
 AN_ARRAY = message("an_array", en="an array")
 IT_CHANGED = message("it_changed", en="it changed")
+
+# --- whole sentences (``case``): a failure's sentence for one expected value (and what came), for a language in which
+# the frame cannot take it naturally; English fills the frame, and each English here is the frame's, filled
+message(
+    "expected_got.only_finite.nan_entries",
+    en="{what}: expected only finite numbers, got {got_count} NaN/inf entries (first at index {got_index}).",
+)
+message(
+    "expected_got.only_finite.not_finite_value",
+    en="{what}: expected only finite numbers, got the value {got_value}.",
+)
+message("expected_got.shape.shape", en="{what}: expected shape {shape}, got shape {got_shape}.")
+message("expected_got.dtype.dtype", en="{what}: expected dtype {dtype}, got dtype {got_dtype}.")
+message("expected_got.float_dtype.dtype", en="{what}: expected a floating-point dtype, got dtype {got_dtype}.")
+message("expected_got.a_numpy_array.kind_value", en="{what}: expected a NumPy array, got {got_kind} {got_value}.")
+message(
+    "expected_got.value_at_index.value_error",
+    en="{what}: expected {value} at index {index} (relative error at most {tolerance}), got {got_value}, "
+    "relative error {got_error}.",
+)
+message(
+    "expected_got.keep_its_shape.shape",
+    en="{what}: expected the array it was given to keep its shape {shape}, got shape {got_shape}.",
+)
+message(
+    "expected_got.stay_unchanged",
+    en="{what}: expected the array it was given to stay unchanged ({value} at index {index}), got {got}.",
+)
+message(
+    "expected_got.one_float",
+    en="{what}: expected one floating-point number (the mean loss: a Python float or a NumPy scalar), got {got}.",
+)
+message(
+    "expected_got.same_objects.other_objects",
+    en="{what}: expected optimizer.params to hold the same Parameter objects, got other objects.",
+)
+message(
+    "expected_got.remain_parameters.other_arrays",
+    en="{what}: expected optimizer.params to remain Parameters, got other arrays.",
+)
+message("expected_got.leave_grad.it_changed", en="{what}: expected step to leave .grad as it was, got it changed.")
+message("expected_got.leave_grad_none.an_array", en="{what}: expected step to leave .grad None, got an array.")
+# Python's and NumPy's common exceptions, which a language may explain beside their own (English) words
+message("raised.IndexError", en="{what} raised {exception}: {message}")
+message("raised_at.IndexError", en="{what} raised {exception}: {message}\n  in your code: `{line}`")
+message("raised.KeyError", en="{what} raised {exception}: {message}")
+message("raised_at.KeyError", en="{what} raised {exception}: {message}\n  in your code: `{line}`")
+message("raised.TypeError", en="{what} raised {exception}: {message}")
+message("raised_at.TypeError", en="{what} raised {exception}: {message}\n  in your code: `{line}`")
+message("raised.AttributeError", en="{what} raised {exception}: {message}")
+message("raised_at.AttributeError", en="{what} raised {exception}: {message}\n  in your code: `{line}`")
+message("raised.NameError", en="{what} raised {exception}: {message}")
+message("raised_at.NameError", en="{what} raised {exception}: {message}\n  in your code: `{line}`")
+message("raised.UnboundLocalError", en="{what} raised {exception}: {message}")
+message("raised_at.UnboundLocalError", en="{what} raised {exception}: {message}\n  in your code: `{line}`")
+message("raised.ZeroDivisionError", en="{what} raised {exception}: {message}")
+message("raised_at.ZeroDivisionError", en="{what} raised {exception}: {message}\n  in your code: `{line}`")
+message("raised.AxisError", en="{what} raised {exception}: {message}")
+message("raised_at.AxisError", en="{what} raised {exception}: {message}\n  in your code: `{line}`")
+message("raised.RecursionError", en="{what} raised {exception}: {message}")
+message("raised_at.RecursionError", en="{what} raised {exception}: {message}\n  in your code: `{line}`")
+message("raised.MemoryError", en="{what} raised {exception}: {message}")
+message("raised_at.MemoryError", en="{what} raised {exception}: {message}\n  in your code: `{line}`")
+message("raised.AssertionError", en="{what} raised {exception}: {message}")
+message("raised_at.AssertionError", en="{what} raised {exception}: {message}\n  in your code: `{line}`")
 
 # --- likely causes: each names one mistake, and is counted by its id in the class report
 
@@ -682,6 +779,11 @@ ERROR_INDEX = cause(
     "error.index",
     en="an index out of range: check which axis you index (rows are samples, columns are classes or features)",
 )
+ERROR_INDEX_TYPE = cause(
+    "error.index_type",
+    en="an index that is not an integer: index with integers or integer arrays (a float such as B / 2 needs //, "
+    "int(...) or .astype(int))",
+)
 ERROR_NAME = cause(
     "error.name",
     en="a name that is not defined: a typo, or a class whose cell did not run",
@@ -699,9 +801,19 @@ ERROR_PROCESS = cause(
 # --- the chapter's formulas
 
 
+FORMULA_ID = "formula."
+"""The start of the id of each of the chapter's formulas (``formula``)."""
+
+
 def formula(id: str, en: str) -> Text:
     """A formula of the chapter, as the ``Text`` a failure ends with."""
-    return text(f"formula.{id}", en=en)
+    return text(f"{FORMULA_ID}{id}", en=en)
+
+
+def is_formula(words: Text) -> bool:
+    """Whether ``words``, the last line of a failure, is one of the chapter's formulas (declared by ``formula``), not
+    a hint: a failure labels it "The formula" or "Hint" by its id."""
+    return words.id.startswith(FORMULA_ID)
 
 
 LINEAR_FORWARD_FORMULA = formula(

@@ -48,7 +48,10 @@ def public_check(part: str) -> Callable[[Check], Check]:
                 failure = say.BOUND_WHERE_GRADING_SKIPS(part=part, line=line, statement=statement)
                 raise CheckFailed(Failure(failure, say.GRADING_RUNS_TOP_LEVEL))
             try:
-                check(cls)
+                # NumPy's RuntimeWarnings (overflow in exp, divide by zero in log) would print in English beside the
+                # check's own words: a check tells a NaN or inf itself, with its likely cause, in the edition's language
+                with np.errstate(all="ignore"):
+                    check(cls)
             except CheckFailed:
                 raise
             except Exception as error:  # noqa: BLE001 - whatever the student's code raises, explained
@@ -68,8 +71,8 @@ def public_check(part: str) -> Callable[[Check], Check]:
 
 
 def ready_to_train() -> None:
-    """The training cell's first step: raise ``CheckFailed`` naming the parts whose public check failed in this
-    kernel, else those whose check has not run in it yet (training them would only end in tracebacks)."""
+    """训练单元格的第一步：如果有部分的公开检查在这个内核中没有通过，就抛出 ``CheckFailed`` 并列出这些部分；
+    否则列出公开检查还没有在这个内核中运行的部分（用它们训练只会以报错告终）。"""
     failed = [part for part in PARTS if CHECKED.get(part) is False]
     not_run = [part for part in PARTS if part not in CHECKED]
     if failed or not_run:
@@ -121,7 +124,7 @@ UNSET = {name: say.GRAD_NOT_SET(attribute=f"{name}.grad", method="Linear.backwar
 
 @public_check("Linear")
 def check_linear(Linear: type) -> None:
-    """A worked example, the graded properties (float64, B = 1, latest forward, inputs kept), finite differences."""
+    """Linear 的公开检查：一个示例、评分要求中的各项性质（float64、B = 1、最近一次 forward、不修改输入）、有限差分。"""
     case = data.LINEAR["example"]
     layer = Linear(3, 2)
     check_shape("Linear(3, 2).W", layer.W, (3, 2), say.LINEAR_GIVEN)
@@ -164,7 +167,7 @@ def check_linear(Linear: type) -> None:
     check_unchanged("Linear(2, 1).forward", x, case["x"])
     dx = layer.backward(g)
     check_unchanged("Linear(2, 1).backward(grad)", g, case["g"])
-    diagnose.LINEAR_DX.check("Linear(2, 1).backward: dX", dx, case["dx"], **inputs)
+    diagnose.LINEAR_DX.check(say.PART_OF(what="Linear(2, 1).backward", part="dX"), dx, case["dx"], **inputs)
     diagnose.LINEAR_DW.check(
         say.PART_OF(what=say.AFTER_STALE_FORWARD(call="Linear(2, 1).backward"), part="W.grad"),
         layer.W.grad,
@@ -172,9 +175,12 @@ def check_linear(Linear: type) -> None:
         unset=UNSET["W"],
         **inputs,
     )
-    diagnose.LINEAR_DB.check("Linear(2, 1).backward: b.grad", layer.b.grad, case["db"], unset=UNSET["b"], **inputs)
+    diagnose.LINEAR_DB.check(
+        say.PART_OF(what="Linear(2, 1).backward", part="b.grad"), layer.b.grad, case["db"], unset=UNSET["b"], **inputs
+    )
     for name, value in (("dX", dx), ("W.grad", layer.W.grad), ("b.grad", layer.b.grad)):
-        check_dtype(say.FOR_FLOAT64_INPUTS(call=f"Linear(2, 1).backward: {name}"), np.asarray(value), np.float64)
+        call = say.PART_OF(what="Linear(2, 1).backward", part=name)
+        check_dtype(say.FOR_FLOAT64_INPUTS(call=call), np.asarray(value), np.float64)
     y32 = Linear(3, 2)(np.ones((4, 3), dtype=np.float32))  # the given float32 parameters work too
     check_shape(say.FOR_FLOAT32_X(call="Linear(3, 2).forward"), y32, (4, 2))
     check_array(say.FOR_FLOAT32_X(call="Linear(3, 2).forward"), y32)
@@ -198,7 +204,7 @@ def check_linear(Linear: type) -> None:
 
 @public_check("ReLU")
 def check_relu(ReLU: type) -> None:
-    """A worked example with an exact zero, the graded properties, then finite differences away from the kink."""
+    """ReLU 的公开检查：含有恰好为 0 的输入的示例、评分要求中的各项性质，然后在远离不可导点处做有限差分。"""
     case = data.RELU["example"]
     relu = ReLU()
     h, h_stale, g = case["h"].copy(), case["h_stale"].copy(), case["g"].copy()
@@ -237,7 +243,7 @@ def _loss(loss_fn: Any, z: np.ndarray, y: np.ndarray) -> tuple[Any, dict[str, li
 
 @public_check("CrossEntropyLoss")
 def check_cross_entropy(CrossEntropyLoss: type) -> None:
-    """Worked examples, logits of ±1000, targets whose probability underflows, then finite differences."""
+    """CrossEntropyLoss 的公开检查：示例、±1000 的 logits、真实标签的概率下溢为 0 的情况，然后做有限差分。"""
     cases = data.CROSS_ENTROPY
     loss_fn = CrossEntropyLoss()
     stale = cases["stale"]
@@ -312,7 +318,7 @@ def check_cross_entropy(CrossEntropyLoss: type) -> None:
 
 @public_check("SGD")
 def check_sgd(SGD: type) -> None:
-    """Two steps in place, with the parameter without a gradient first, in the middle and last."""
+    """SGD 的公开检查：原地更新两步，没有梯度的参数分别位于第一个、中间和最后一个。"""
     cases = []
     start, grads, lr = data.SGD["start"], data.SGD["grads"], data.SGD["lr"]
     for stored in data.SGD["cases"]:  # the expected parameters after each step, and the typical mistakes' ones
@@ -458,8 +464,8 @@ def _relu_skipped(model: Any, direction: str, x: np.ndarray, g: np.ndarray, came
 
 @public_check("MLP")
 def check_mlp(MLP: type) -> None:
-    """The public checks of its layers first, then the order of the layers, parameters() and shapes, then finite
-    differences through the whole network."""
+    """MLP 的公开检查：先运行各层的公开检查，再检查各层的调用顺序、parameters() 和形状，
+    最后对整个网络做有限差分。"""
     rng = np.random.default_rng(3)
     model = MLP(5, 7, 3, rng=rng)
     _own_method_not_written(model)

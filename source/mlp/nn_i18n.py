@@ -1,4 +1,5 @@
-"""The language this edition shows its messages in: English (this edition), or Chinese in the Chinese edition.
+"""The language this edition shows its messages in (``LANGUAGE``): English in the English edition, Chinese in the
+Chinese edition.
 
 Every message is declared once by id (``nn_messages``) and worded in each language of ``nn_languages``
 (``nn_wordings``; English where a language has no wording); it is shown in ``LANGUAGE`` where a student reads it: a
