@@ -14,6 +14,10 @@ import sys
 import tomllib
 from pathlib import Path
 
+import pytest
+
+from autograder.cli import wordings
+
 REPO = Path(__file__).resolve().parents[1]
 JAPANESE = """# The Japanese wordings of the kit's messages, keyed by message id.
 language = { name = "Japanese", list_separator = "、", and_word = "と", space_beside_wide = "", digit_group = "" }
@@ -83,3 +87,22 @@ def test_a_language_in_one_file_comes_out_in_its_words_and_english_elsewhere(tmp
     assert stamped["language"]["name"] == "Japanese"
     changed = subprocess.run(["git", "status", "--porcelain"], cwd=REPO, capture_output=True, text=True).stdout
     assert "mlp_ja" not in changed and "messages.ja" not in changed  # the kit itself untouched
+
+
+def test_a_language_table_with_a_field_of_no_language_or_declared_twice_is_named(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    monkeypatch.setattr(wordings, "I18N", tmp_path)
+    (tmp_path / "messages.ja.toml").write_text(JAPANESE)
+    assert wordings.kit_languages()["ja"].list_separator == "、" and "ja" in wordings.declared_languages()
+    (tmp_path / "messages.ja.toml").write_text(JAPANESE.replace("digit_group", "digits"))
+    with pytest.raises(wordings.WordingsError, match=r"messages.ja.toml: its `language` table holds .*digit_group"):
+        wordings.kit_languages()
+    (tmp_path / "messages.zh.toml").write_text(
+        'language = { name = "Chinese", list_separator = "、", and_word = "和" }\n'
+    )
+    (tmp_path / "messages.ja.toml").unlink()
+    with pytest.raises(wordings.WordingsError, match=r"declared in nn_languages.py and in its wordings file.*'zh'"):
+        wordings.kit_languages()
+    (tmp_path / "messages.zh.toml").unlink()
+    assert set(wordings.kit_languages()) == {"en", "zh"}

@@ -1,9 +1,11 @@
 """Another language's edition of the assignment, generated from the English master (``source/mlp``).
 
-``python -m autograder edition LANG`` (a language of ``source/mlp/nn_languages.py``, e.g. ``zh``) first rewrites the
+``python -m autograder edition LANG`` (a language of ``source/mlp/nn_languages.py``, e.g. ``zh``, or one that
+``i18n/messages.LANG.toml`` declares in its ``language`` table: then a translation is optional) first rewrites the
 messages' wordings the code reads (``autograder/cli/wordings.py``: from ``i18n/messages.*.toml``) and lists the messages
 with no wording in LANG (shown in English there), then writes ``source/mlp_LANG/``: the master notebook (as
-``mlp_LANG.ipynb``) with each markdown cell replaced by its translation in ``i18n/mlp.LANG.md``, and in each code cell
+``mlp_LANG.ipynb``) with each markdown cell replaced by its translation in ``i18n/mlp.LANG.md`` (if the file exists;
+without it the notebook is the English master's), and in each code cell
 its comments and docstrings
 (and any plot label the file translates) replaced by theirs, the code itself, cell ids, grade ids and points unchanged;
 and the master's helper modules, of which only ``nn_i18n.LANGUAGE`` differs (so the checks' messages come out in that
