@@ -1,14 +1,16 @@
 """A new language is one file, with English for every message it does not word (the maintainer guide's "Adding a
-language"): a copy of the kit's generator gets ``i18n/messages.ja.toml`` with its ``language`` table and three
-wordings, and nothing else; ``python -m autograder edition ja --stamp`` then writes ``source/mlp_ja``, whose notebook is
-the English master's and whose helpers say those three messages in Japanese and every other in English.
+language"): a copy of the kit's generator gets the guide's own ``i18n/messages.ja.toml`` (its ``language`` table and
+three wordings), and nothing else; ``python -m autograder edition ja --stamp`` then writes ``source/mlp_ja``, whose
+notebook is the English master's and whose helpers say those three messages in Japanese and the others in English.
 """
 
 from __future__ import annotations
 
 import json
 import os
+import re
 import shutil
+import string
 import subprocess
 import sys
 import tomllib
@@ -19,25 +21,30 @@ import pytest
 from autograder.cli import wordings
 
 REPO = Path(__file__).resolve().parents[1]
-JAPANESE = """# The Japanese wordings of the kit's messages, keyed by message id.
-language = { name = "Japanese", list_separator = "、", and_word = "と", space_beside_wide = "", digit_group = "" }
-
-"passed" = "{part}：公開チェックはすべて合格です。"
-"expected_got" = "{what}：期待値 {expected}、実際は {got}。"
-"likely_cause" = "  考えられる原因：{cause}。"
-"""
+GUIDE = REPO / "docs" / "maintainer-guide.md"
+IN_ENGLISH = ("the_formula", "raised")
+"""Messages the guide's example leaves out: shown in English in its edition."""
 SAY = """
-import json, nn_i18n, nn_languages
-from nn_messages import EXPECTED_GOT, LIKELY_CAUSE, PASSED, THE_FORMULA
-ja = nn_languages.language(nn_i18n.LANGUAGE)
-print(json.dumps({
-    "language": [nn_i18n.LANGUAGE, ja.name, ja.list_separator],
-    "passed": nn_i18n.say(PASSED, part="ReLU"),
-    "expected_got": nn_i18n.say(EXPECTED_GOT, what="y", expected="(3, 2)", got="(2, 3)"),
-    "likely_cause": nn_i18n.say(LIKELY_CAUSE, cause="dW = G X"),
-    "the_formula": nn_i18n.say(THE_FORMULA, formula="Y = XW + b"),
-}, ensure_ascii=False))
+import json, sys, nn_i18n, nn_languages
+from nn_messages import CATALOGUE
+shown = nn_languages.language(nn_i18n.LANGUAGE)
+said = {id: nn_i18n.say(CATALOGUE[id], **fields) for id, fields in json.loads(sys.argv[1]).items()}
+print(json.dumps({"language": [nn_i18n.LANGUAGE, shown.name, shown.list_separator], **said}, ensure_ascii=False))
 """
+
+
+def guide_file() -> str:
+    """The wordings file the guide's "Adding a language" writes (its TOML block)."""
+    text = GUIDE.read_text()
+    section = text[text.index("## Adding a language") : text.index("## The package's layout")]
+    blocks = re.findall(r"```toml\n(.*?)^ *```", section, re.S | re.M)
+    assert len(blocks) == 1, blocks
+    return "\n".join(line.removeprefix("   ") for line in blocks[0].splitlines()) + "\n"
+
+
+def _fields(template: str) -> dict[str, str]:
+    """A value for each field of ``template``: its name in angle brackets (ASCII: no space is dropped beside it)."""
+    return {name: f"<{name}>" for _, name, _, _ in string.Formatter().parse(template) if name}
 
 
 def _kit_copy(folder: Path) -> Path:
@@ -53,8 +60,12 @@ def _kit_copy(folder: Path) -> Path:
 
 
 def test_a_language_in_one_file_comes_out_in_its_words_and_english_elsewhere(tmp_path: Path) -> None:
+    japanese = guide_file()
+    table = tomllib.loads(japanese)
+    worded = {id: wording for id, wording in table.items() if id != wordings.LANGUAGE_KEY}
+    assert len(worded) == 3 and table[wordings.LANGUAGE_KEY]["name"] == "Japanese", table
     kit = _kit_copy(tmp_path / "kit")
-    (kit / "i18n" / "messages.ja.toml").write_text(JAPANESE)
+    (kit / "i18n" / "messages.ja.toml").write_text(japanese)
     env = os.environ | {"PYTHONPATH": str(kit)}
     done = subprocess.run(
         [sys.executable, "-m", "autograder", "edition", "ja", "--stamp"],
@@ -71,20 +82,20 @@ def test_a_language_in_one_file_comes_out_in_its_words_and_english_elsewhere(tmp
     master = json.loads((REPO / "source" / "mlp" / "mlp.ipynb").read_text())
     assert [c["source"] for c in notebook["cells"]] == [c["source"] for c in master["cells"]]  # English fallback
 
+    english = {d.id: d.en for d in wordings.declared()}
+    fields = {id: _fields(english[id]) for id in [*worded, *IN_ENGLISH]}
     said = json.loads(
         subprocess.run(
-            [sys.executable, "-c", SAY], cwd=edition, capture_output=True, text=True, check=True, env=os.environ
+            [sys.executable, "-c", SAY, json.dumps(fields)], cwd=edition, capture_output=True, text=True, check=True
         ).stdout
     )
-    assert said["language"] == ["ja", "Japanese", "、"]
-    assert said["passed"] == "ReLU：公開チェックはすべて合格です。"
-    assert said["expected_got"] == "y：期待値 (3, 2)、実際は (2, 3)。"
-    assert said["likely_cause"] == "  考えられる原因：dW = G X。"
-    assert said["the_formula"] == "  The formula: Y = XW + b"  # no Japanese wording: its English
+    assert said.pop("language") == ["ja", "Japanese", table[wordings.LANGUAGE_KEY]["list_separator"]]
+    assert said == {id: worded.get(id, english[id]).format(**fields[id]) for id in fields}
+    assert all(said[id] != english[id].format(**fields[id]) for id in worded)  # in Japanese, not English
 
     stamped = tomllib.loads((kit / "i18n" / "messages.ja.toml").read_text())
-    assert stamped["passed"] == {"en": "{part}: public checks passed.", "ja": "{part}：公開チェックはすべて合格です。"}
-    assert stamped["language"]["name"] == "Japanese"
+    assert stamped["passed"] == {"en": english["passed"], "ja": worded["passed"]}
+    assert stamped[wordings.LANGUAGE_KEY] == table[wordings.LANGUAGE_KEY]
     changed = subprocess.run(["git", "status", "--porcelain"], cwd=REPO, capture_output=True, text=True).stdout
     assert "mlp_ja" not in changed and "messages.ja" not in changed  # the kit itself untouched
 
@@ -93,9 +104,9 @@ def test_a_language_table_with_a_field_of_no_language_or_declared_twice_is_named
     monkeypatch: pytest.MonkeyPatch, tmp_path: Path
 ) -> None:
     monkeypatch.setattr(wordings, "I18N", tmp_path)
-    (tmp_path / "messages.ja.toml").write_text(JAPANESE)
+    (tmp_path / "messages.ja.toml").write_text(guide_file())
     assert wordings.kit_languages()["ja"].list_separator == "、" and "ja" in wordings.declared_languages()
-    (tmp_path / "messages.ja.toml").write_text(JAPANESE.replace("digit_group", "digits"))
+    (tmp_path / "messages.ja.toml").write_text(guide_file().replace("digit_group", "digits"))
     with pytest.raises(wordings.WordingsError, match=r"messages.ja.toml: its `language` table holds .*digit_group"):
         wordings.kit_languages()
     (tmp_path / "messages.zh.toml").write_text(
