@@ -1,10 +1,13 @@
-"""The maintainer guide's "Adding a check", followed literally on a fresh clone of this repository's HEAD (slow tier).
+"""The maintainer guide's two tasks, "Adding a check" and "Adding a language", followed literally on a fresh clone of
+this repository's HEAD (slow tier).
 
 The guide's own code blocks (the registry entry, the inputs builder, the judge, the mistake) and its Chinese comment
 are read from ``docs/maintainer-guide.md`` and applied where the guide says, counting the files edited by hand; then
 the commands it names run in the clone (``regenerate``, the section it prints pasted into ``i18n/mlp.zh.md``,
 ``edition zh --stamp``, ``regenerate``, ``tests/pinned_outputs.py --write``, ``ruff format``), and the fast-tier test
-files the new check touches must pass there. A guide that no longer works, word for word, fails here.
+files the new check touches must pass there. "Adding a language" writes the guide's Japanese wordings file (its TOML
+block), the lines the edition command lists, and nothing else, then regenerates and runs the tests of every language.
+A guide that no longer works, word for word, fails here.
 """
 
 from __future__ import annotations
@@ -17,6 +20,7 @@ import textwrap
 from pathlib import Path
 
 import pytest
+from test_new_language import guide_file
 
 pytestmark = pytest.mark.slow
 
@@ -145,4 +149,43 @@ def test_adding_a_check_as_the_guide_says(tmp_path: Path) -> None:
 
     assert len(kit.edited) <= MOST_HAND_EDITS, sorted(kit.edited)
     tests = kit.run("-m", "pytest", "-q", "-m", "not slow", "-p", "no:cacheprovider", *TOUCHED, ok=False)
+    assert tests.returncode == 0, tests.stdout[-6000:] + tests.stderr[-2000:]
+
+
+LANGUAGE_TESTS = (
+    "tests/test_wordings.py",
+    "tests/test_edition.py",
+    "tests/test_generated_files.py",
+    "tests/test_pinned_outputs.py",
+    "tests/test_messages.py",
+    "tests/test_points_table.py",
+    "tests/test_plot_font.py",
+    "tests/test_release_is_the_students.py",
+    "tests/test_style.py",
+)
+"""The fast-tier test files that run for every language: the guide promises they pass with the new one."""
+
+
+def test_adding_a_language_as_the_guide_says(tmp_path: Path) -> None:
+    kit = Clone(tmp_path)
+    # 1. the file: the guide's own, with its language table and three wordings
+    kit.write("i18n/messages.ja.toml", guide_file())
+    # 2. generate: it stamps the wordings and lists the messages shown in English, as lines to add to the file
+    done = kit.run("-m", "autograder", "edition", "ja", "--stamp")
+    listed = re.findall(r'^"[^"\n]+"\.en = .*$', done.stderr, re.M)
+    assert len(listed) > 100, done.stderr[-2000:]
+    kit.write("i18n/messages.ja.toml", (kit.root / "i18n/messages.ja.toml").read_text() + "\n".join(listed) + "\n")
+    assert "no wording" not in kit.run("-m", "autograder", "edition", "ja").stderr  # nothing left out now
+    # 5. regenerate: every edition, mlp_ja among them, its release and solution
+    kit.run("-m", "autograder", "regenerate")
+    assert (kit.root / "release" / "mlp_ja" / "mlp_ja.ipynb").is_file()
+    # 4. the pins: the Japanese words come, no English or Chinese pin changes
+    kit.run("tests/pinned_outputs.py", "--write")
+    numstat = subprocess.run(
+        ["git", "diff", "--numstat", "--", "tests/pinned/outputs.json"], cwd=kit.root, capture_output=True, text=True
+    ).stdout.split()
+    assert numstat and int(numstat[0]) > 0 and numstat[1] == "0", numstat
+
+    assert kit.edited == {"i18n/messages.ja.toml"}  # one file, no Python
+    tests = kit.run("-m", "pytest", "-q", "-m", "not slow", "-p", "no:cacheprovider", *LANGUAGE_TESTS, ok=False)
     assert tests.returncode == 0, tests.stdout[-6000:] + tests.stderr[-2000:]
