@@ -6,9 +6,11 @@ import json
 import re
 
 import pytest
+from wording import lead
 
 from autograder import cell_ids, classroom, registry
 from autograder.cell_ids import check_of
+from autograder.course.nn_messages import LIKELY_CAUSE, PASSED, THE_FORMULA
 from autograder.judge import secret
 from autograder.registry import cells_a_part_may_cost
 from catalogue.mistakes import GATE_CELL, MISTAKES, VARIANTS, Mistake
@@ -71,7 +73,7 @@ def test_reference_passes_every_public_check_in_the_grading_kernel(graded_class:
     assert len(cells) == len(registry.answers())
     for cell in cells:
         assert [o for o in cell["outputs"] if o["output_type"] == "error"] == [], _shown(cell)
-        assert "public checks passed" in _shown(cell)
+        assert PASSED.template("en").split("}")[-1] in _shown(cell)  # ": public checks passed."
 
 
 def test_untouched_release_scores_zero_on_every_cell(graded_class: GradedClass) -> None:
@@ -126,7 +128,7 @@ def test_failed_checks_show_their_message_without_a_traceback(graded_class: Grad
 def test_correct_variant_earns_full_marks_without_a_diagnosis(graded_class: GradedClass, variant) -> None:
     assert _lost(graded_class, variant.name) == {}, f"{variant.name} ({variant.description}) is correct but lost points"
     shown = {grade_id: _shown(cell) for grade_id, cell in _test_cells(graded_class, variant.name).items()}
-    assert not any("Likely cause" in text for text in shown.values()), shown
+    assert not any(lead(LIKELY_CAUSE) in text for text in shown.values()), shown
 
 
 def test_regrading_gives_the_same_result(graded_class: GradedClass) -> None:
@@ -139,7 +141,7 @@ def test_feedback_and_export_work_for_the_class(graded_class: GradedClass) -> No
     classroom.nbgrader(graded_class.course, "generate_feedback", classroom.ASSIGNMENT, "--force")
     feedback = graded_class.course / "feedback" / MISTAKES[0].name / classroom.ASSIGNMENT
     html = next(feedback.glob("*.html")).read_text()
-    assert MISTAKES[0].cause in html and "The formula: dW = X" in html  # the diagnosis reaches the student
+    assert MISTAKES[0].cause in html and f"{lead(THE_FORMULA)} dW = X" in html  # the diagnosis reaches the student
     assert (
         "autograder/" not in html and secret.current() not in html
     )  # no grader source, no secret (test cells: see above)

@@ -23,11 +23,13 @@ import pytest
 
 sys.path.insert(0, str(Path(__file__).resolve().parent / "corpus"))
 from nn_messages import CheckFailed  # noqa: E402
+from wording import lead, said  # noqa: E402
 
 import grading  # noqa: E402
 import nn_public  # noqa: E402
 from autograder import registry  # noqa: E402
 from autograder.classroom import Edit  # noqa: E402
+from autograder.course.nn_messages import LIKELY_CAUSE, PASSED  # noqa: E402
 from autograder.judge import gate as judge_gate  # noqa: E402
 from autograder.judge.checks import judge, run_here  # noqa: E402
 from autograder.judge.outcome import WorkerOutcome  # noqa: E402
@@ -37,6 +39,8 @@ from nn_checks import check_array, check_close, check_within  # noqa: E402
 from nn_core import Module, Parameter  # noqa: E402
 
 SECRETS = grading.SECRETS[:2]
+CAUSE = lead(LIKELY_CAUSE)
+"""How a failure's line naming the likely cause starts (its declaration's words: "Likely cause:")."""
 NO_DB = (Edit("linear", "self.b.grad = grad.sum(axis=0)", "db = grad.sum(axis=0)"),)
 NO_DW = (Edit("linear", "self.W.grad = x.T @ grad", "dW = x.T @ grad"),)
 KEEPDIMS = (Edit("linear", "grad.sum(axis=0)", "grad.sum(axis=0, keepdims=True)"),)
@@ -78,7 +82,7 @@ def test_a_linear_backward_that_never_sets_b_grad_is_told_which_attribute_and_wh
     lost = _lost(NO_DB, secret)
     assert set(lost) == {"linear_backward_db"}, lost
     message = lost["linear_backward_db"]
-    assert "Likely cause: b.grad was never set: Linear.backward must store the gradient there" in message, message
+    assert f"{CAUSE} b.grad was never set: Linear.backward must store the gradient there" in message, message
     assert RETURNED_NONE not in message
 
 
@@ -175,7 +179,7 @@ def test_the_gate_names_the_grads_never_set_and_the_layers_whose_backward_ran(mo
     record, message = _gate(_names(NO_DB)["MLP"], monkeypatch)
     assert "got parameters fc1.b, fc2.b without one" in message, message
     assert (
-        "Likely cause: fc1.backward, fc2.backward ran but never set fc1.b.grad, fc2.b.grad: Linear.backward must "
+        f"{CAUSE} fc1.backward, fc2.backward ran but never set fc1.b.grad, fc2.b.grad: Linear.backward must "
         "store the gradient of each of its parameters in its .grad"
     ) in message, message
     assert "MLP.backward must call" not in message and "parameters 1, 3" not in message
@@ -187,9 +191,7 @@ def test_the_gate_blames_mlp_backward_only_for_a_layer_whose_backward_never_ran(
 ) -> None:
     _, message = _gate(_names(MLP_SKIPS_FC1)["MLP"], monkeypatch)
     assert "got parameters fc1.W, fc1.b without one" in message, message
-    assert (
-        "Likely cause: MLP.backward never called fc1.backward, which should have set fc1.W.grad, fc1.b.grad" in message
-    )
+    assert f"{CAUSE} MLP.backward never called fc1.backward, which should have set fc1.W.grad, fc1.b.grad" in message
 
 
 def test_the_gate_finds_names_wherever_the_students_mlp_keeps_its_layers(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -259,7 +261,7 @@ def test_a_b_grad_that_breaks_the_graders_update_is_named_with_its_shape(
     assert "training_error" not in record and record["bad_grad"]["shape"] == [1, HIDDEN], record
     assert f"expected fc1.b.grad to be an array of the shape of fc1.b, ({HIDDEN},)" in message, message
     assert f"got ndarray of shape (1, {HIDDEN}) and dtype float32" in message, message
-    assert "Likely cause: Linear.backward stores in fc1.b.grad something the grader's SGD update cannot" in message
+    assert f"{CAUSE} Linear.backward stores in fc1.b.grad something the grader's SGD update cannot" in message
     assert "do not line up" not in message
 
 
@@ -374,7 +376,7 @@ def test_a_relu_module_really_skipped_is_still_told_so_by_the_public_check(mista
 
 def test_the_public_mlp_check_still_passes_the_solution(capsys: pytest.CaptureFixture) -> None:
     nn_public.check_mlp(_names(())["MLP"])
-    assert capsys.readouterr().out == "MLP: public checks passed.\n"  # the layers' checks print nothing of their own
+    assert capsys.readouterr().out == said(PASSED, part="MLP") + "\n"  # the layers' checks print nothing of their own
 
 
 # ------------------------------------------------------------------------------ 5. words that fit the evidence
@@ -403,7 +405,7 @@ def test_the_gates_cause_for_a_low_accuracy_depends_on_how_low(
     with pytest.raises(CheckFailed) as failed:
         judge("mnist_accuracy", inputs, WorkerOutcome(records=[record], measured=MEASURED))
     message = str(failed.value)
-    assert f"Likely cause: {words}" in message, message
+    assert f"{CAUSE} {words}" in message, message
     if accuracy < 0.9:
         assert "slightly" not in message
 

@@ -14,10 +14,12 @@ from pathlib import Path
 import pytest
 
 sys.path.insert(0, str(Path(__file__).resolve().parent / "corpus"))
+from wording import lead  # noqa: E402
+
 import grading  # noqa: E402
 from autograder import registry  # noqa: E402
 from autograder.cell_ids import check_named  # noqa: E402
-from autograder.course.nn_messages import CheckFailed, Failure  # noqa: E402
+from autograder.course.nn_messages import LIKELY_CAUSE, CheckFailed, Failure  # noqa: E402
 from catalogue.mistakes import MISTAKES, VARIANTS, Mistake  # noqa: E402
 
 CORPUS = grading.corpus()
@@ -88,7 +90,7 @@ def test_a_wrong_cause_fails_the_per_cell_test_with_its_message() -> None:
     name = "ng_column_style"
     wrong = cell_verdicts(name, "linear_backward_dw", {"linear_backward_dw": "the sum kept the batch axis"})
     assert len(wrong) == len(grading.SECRETS) and "names the cause 'dW = Gᵀ X: the product is transposed'" in wrong[0]
-    assert "Likely cause: dW = Gᵀ X" in wrong[0]  # the message in full, not cut
+    assert f"{lead(LIKELY_CAUSE)} dW = Gᵀ X" in wrong[0]  # the message in full, not cut
     unnamed = cell_verdicts(name, "linear_backward_dw", {"linear_backward_dw": None})
     assert len(unnamed) == len(grading.SECRETS)
     kept = cell_verdicts(name, "linear_backward_db", {"linear_backward_db": "keepdims"})

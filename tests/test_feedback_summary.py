@@ -12,6 +12,7 @@ from test_docs import documented_failure
 from autograder import messages as say
 from autograder.course.nn_messages import DW_TRANSPOSED, EXPECTED_GOT, LINEAR_DW_FORMULA, SHAPE, Failure
 from autograder.exporters import summary
+from autograder.messages import FEEDBACK_CAUSE, FEEDBACK_FORMULA
 from autograder.verdict import Passed, Verdict
 
 
@@ -49,7 +50,7 @@ def test_the_top_box_lists_each_failed_check_with_points_cause_and_formula() -> 
     assert '<code>Linear.backward, W.grad</code></a> <span class="kit-nowrap">(0 / 6 points)</span>' in box
     text = re.sub(r"<(?!/?b>)[^>]+>", "", box)  # the words, with the bold labels; numbers are kept whole by spans
     assert "Linear(5, 5) with x of shape (6, 5): W.grad after backward(grad): expected -2.02315" in text
-    assert f"<b>Likely cause:</b> {DW_TRANSPOSED}" in text and "<b>The formula:</b> dW = Xᵀ G" in text
+    assert f"<b>{FEEDBACK_CAUSE}:</b> {DW_TRANSPOSED}" in text and f"<b>{FEEDBACK_FORMULA}:</b> dW = Xᵀ G" in text
     public, hidden = box.split("Public checks that failed")[1], box.split("Public checks that failed")[0]
     assert "public_linear" in public and "got shape (2, 3)." in public and "\x1b" not in public
     assert "public_linear" not in hidden and "linear_forward" not in box  # passed checks are not listed
@@ -82,7 +83,7 @@ def test_a_failure_without_a_cause_shows_no_cause_line() -> None:
     nb = new_notebook(cells=[_cell("test_linear_forward", 8, 0, [Verdict.failed("linear_forward", plain).output()])])
     box = summary.top_box(summary.checks_of(nb), "en")
     text = re.sub(r"<[^>]+>", "", box)
-    assert "Likely cause" not in box and "Linear(3, 2): expected shape (3, 2), got shape (2, 3)." in text
+    assert FEEDBACK_CAUSE.render("en") not in box and "Linear(3, 2): expected shape (3, 2), got shape (2, 3)." in text
 
 
 def test_public_failures_alone_say_the_hidden_tests_passed_and_show_an_error_by_its_last_line() -> None:

@@ -129,9 +129,9 @@ def check_points_table(where: str, text: str) -> None:
         detail, total = rows[label]
         assert total == sum(points[c] for c in test_cells), f"{where}: {label} total {total}"
         if part not in registry.SECTIONS:  # a section's row names its one cell without its points
-            assert [int(n) for n in re.findall(r"\d+", detail)] == [points[c] for c in test_cells], (
-                f"{where}: {label} split {detail}"
-            )
+            # each cell's points end its item ("forward 5, x<0 2"): a digit in a check's short name is no figure
+            figures = re.findall(r"(?<= )(\d+)(?=[,、]|$)", f" {detail}")
+            assert [int(n) for n in figures] == [points[c] for c in test_cells], f"{where}: {label} split {detail}"
     assert rows["**total**"][1] == sum(points.values()) == 100  # a course decision
 
 

@@ -1,9 +1,11 @@
 """Another language's edition of the assignment, generated from the English master (``source/mlp``).
 
-``python -m autograder edition LANG`` (a language of ``source/mlp/nn_languages.py``, e.g. ``zh``) first rewrites the
+``python -m autograder edition LANG`` (a language of ``source/mlp/nn_languages.py``, e.g. ``zh``, or one that
+``i18n/messages.LANG.toml`` declares in its ``language`` table: then a translation is optional) first rewrites the
 messages' wordings the code reads (``autograder/cli/wordings.py``: from ``i18n/messages.*.toml``) and lists the messages
 with no wording in LANG (shown in English there), then writes ``source/mlp_LANG/``: the master notebook (as
-``mlp_LANG.ipynb``) with each markdown cell replaced by its translation in ``i18n/mlp.LANG.md``, and in each code cell
+``mlp_LANG.ipynb``) with each markdown cell replaced by its translation in ``i18n/mlp.LANG.md`` (if the file exists;
+without it the notebook is the English master's), and in each code cell
 its comments and docstrings
 (and any plot label the file translates) replaced by theirs, the code itself, cell ids, grade ids and points unchanged;
 and the master's helper modules, of which only ``nn_i18n.LANGUAGE`` differs (so the checks' messages come out in that
@@ -77,21 +79,20 @@ def entry(language: str) -> re.Pattern[str]:
 
 
 def check_language(language: str) -> None:
-    """Raise ``EditionError`` unless ``language`` is one of the table's (English aside) with its translation file."""
-    table = wordings.languages().LANGUAGES
+    """Raise ``EditionError`` unless ``language`` is a language of the kit (English aside): declared in
+    ``source/mlp/nn_languages.py`` or by the ``language`` table of its wordings file."""
+    try:
+        table = wordings.kit_languages()
+    except wordings.WordingsError as error:
+        raise EditionError(str(error)) from None
     if language == "en":
         raise EditionError("en is the master's own language: its edition is source/mlp itself")
     if language not in table:
         raise EditionError(
-            f"{language!r} is not a language of the kit: source/mlp/nn_languages.py's LANGUAGES holds "
-            f'{", ".join(table)}; add a `Language` for it there first (docs/maintainer-guide.md, "Adding a language")'
-        )
-    path = translations_file(language)
-    if not path.exists():
-        raise EditionError(
-            f"{wordings.shown(path)} does not exist: start it with `python -m autograder edition {language} --start` "
-            f"(every cell and text to translate, the English in place), translate it, then run "
-            f"`python -m autograder edition {language} --stamp`"
+            f"{language!r} is not a language of the kit: source/mlp/nn_languages.py's LANGUAGES and the wordings "
+            f"files hold {', '.join(table)}; declare it in {wordings.shown(wordings.wordings_file(language))}, a "
+            f'`{wordings.LANGUAGE_KEY}` table with its name and list separator (docs/maintainer-guide.md, "Adding a '
+            f'language")'
         )
 
 
@@ -110,7 +111,11 @@ def translations_file(language: str) -> Path:
 
 
 def _sections(language: str, kind: str) -> dict[str, tuple[str | None, str]]:
-    text = translations_file(language).read_text()
+    """The translation file's sections of ``kind``: none without a file (the edition's notebook is the English)."""
+    path = translations_file(language)
+    if not path.exists():
+        return {}
+    text = path.read_text()
     found = list(SECTION.finditer(text))
     return {
         m["id"]: (m["sha"], text[m.end() : found[i + 1].start() if i + 1 < len(found) else len(text)].strip("\n"))
@@ -264,8 +269,11 @@ def _source(cell: dict) -> str:
 
 
 def problems(language: str) -> list[str]:
-    """Every markdown cell of the master that lacks a current translation, and translations of no cell."""
+    """Every markdown cell of the master that lacks a current translation, and translations of no cell (none for a
+    language with no translation file: its notebook is the English master's)."""
     check_language(language)
+    if not translations_file(language).exists():
+        return []
     cells = json.loads((MASTER / NOTEBOOK).read_text())["cells"]
     table = read_translations(language)
     found = []
@@ -406,7 +414,7 @@ def edition(language: str) -> dict[str, bytes]:
     notebook = json.loads((MASTER / NOTEBOOK).read_text())
     translated = copy.deepcopy(notebook)
     for cell in translated["cells"]:
-        if cell["cell_type"] == "markdown":
+        if cell["cell_type"] == "markdown" and cell["id"] in table:
             cell["source"] = table[cell["id"]][1]
         elif cell["id"] in code:
             source = translate_code(_source(cell), code[cell["id"]][1])
@@ -415,9 +423,9 @@ def edition(language: str) -> dict[str, bytes]:
     files = {f"mlp_{language}.ipynb": (json.dumps(translated, indent=1, ensure_ascii=False) + "\n").encode()}
     for helper in sorted(MASTER.glob("*.py")):
         text = helper.read_text()
-        if helper.stem in MODULES:
+        if helper.stem in modules:
             text = translate_code(text, modules[helper.stem][1])
-        if helper.stem in CALLED:
+        if helper.stem in CALLED and helper.stem in helpers:  # a language without a translation keeps English
             text = translate_called(text, CALLED[helper.stem], helpers[helper.stem][1])
         if helper.name == "nn_i18n.py":
             if text.count(LANGUAGE_LINE) != 1:
@@ -432,6 +440,8 @@ def stamp(language: str) -> None:
     """Record the master's current English text of every translated cell (and code cell), and the current English of
     every message ``i18n/messages.<language>.toml`` words, as translated."""
     wordings.stamp(language)
+    if not translations_file(language).exists():
+        return
     cells = json.loads((MASTER / NOTEBOOK).read_text())["cells"]
     shas = {
         ("cell" if c["cell_type"] == "markdown" else "code", c["id"]): (
@@ -474,7 +484,7 @@ def start(language: str) -> Path:
     path = translations_file(language)
     if path.exists():
         raise EditionError(f"{wordings.shown(path)} exists already: `--start` writes a new language's file only")
-    name = wordings.languages().LANGUAGES[language].name
+    name = wordings.kit_languages()[language].name
     parts = [START.format(name=name, code=language)]
     for cell in json.loads((MASTER / NOTEBOOK).read_text())["cells"]:
         if cell["cell_type"] == "markdown":
@@ -517,8 +527,10 @@ def missing_wordings(language: str) -> str:
 
 
 def languages() -> tuple[str, ...]:
-    """Every edition's language: one a translation file ``i18n/mlp.<language>.md``."""
-    return tuple(points_table.translations(REPO))
+    """Every edition's language: one with a translation file ``i18n/mlp.<language>.md`` or a wordings file
+    ``i18n/messages.<language>.toml`` (without a translation, the edition's notebook is the English master's)."""
+    worded = {p.name.split(".")[1] for p in (REPO / "i18n").glob("messages.*.toml")}
+    return tuple(sorted(set(points_table.translations(REPO)) | worded))
 
 
 def folder(language: str) -> Path:
@@ -566,7 +578,7 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     try:
         if args.start:
-            if args.language not in wordings.languages().LANGUAGES or args.language == "en":
+            if args.language not in wordings.kit_languages() or args.language == "en":
                 check_language(args.language)
             print(
                 f"{start(args.language)} written: translate it, then `python -m autograder edition {args.language} "

@@ -51,7 +51,7 @@ def characters() -> set[str]:
     """Every character the plot labels use in the languages drawing them in a CJK font (as ``i18n/`` words them
     now): their wordings' own characters (fields aside) and the digits their fields hold."""
     found = set(string.digits)
-    for code in (code for code, language in wordings.languages().LANGUAGES.items() if language.plot_fonts):
+    for code in (code for code, language in wordings.kit_languages().items() if language.plot_fonts):
         templates = wordings.words(code)
         for label in plot_labels():
             found |= {c for literal, *_ in string.Formatter().parse(templates[label]) for c in literal}

@@ -60,7 +60,7 @@ def wording(language: str) -> Wording:
     shorts = {c.short: own[f"points.short.{c.name}"] for c in registry.CHECKS if f"points.short.{c.name}" in own}
     return Wording(
         (words["points.part"], words["points.cells"], words["points.points"]),
-        wordings.languages().language(language).list_separator,
+        wordings.kit_languages().get(language, wordings.languages().ENGLISH).list_separator,
         f"**{words['points.total']}**",
         shorts,
     )

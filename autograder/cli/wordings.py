@@ -4,8 +4,11 @@ English is the source: every message is declared once with its English wording (
 ``cause``, ``formula``) in the helpers (``source/mlp/*.py``) or in the grader (``DECLARING``). A language's file gives,
 per id, the English its wording translates and the wording (``"id".en = "..."``, ``"id".<language> = "..."``; an
 ``"id".en`` alone keeps the message in English on purpose, a plain ``"id" = "wording"`` is a wording not stamped yet).
-A message the file leaves out is shown in English (``missing`` lists them); a wording whose English changed since it
-was stamped still renders, and ``stale_wordings`` lists it with the old and the new English until
+A file may declare its language: a ``language`` table of ``nn_languages.Language``'s fields (``name``,
+``list_separator``, ``and_word``, ...; ``kit_languages`` adds it to the languages of ``nn_languages.py``), which
+reaches the helpers as ``nn_wordings.LANGUAGES``: a new language is that one file. A message the file leaves out is
+shown in English (``missing`` lists them); a wording whose English changed since it was stamped still renders, and
+``stale_wordings`` lists it with the old and the new English until
 ``python -m autograder edition <language> --stamp`` records the new English (``stamp``, after the wording is updated).
 The wordings reach the code as two generated modules, each holding only its own side's messages: the helpers' in
 ``source/mlp/nn_wordings.py`` (students get it with the helpers, so it holds none of the grader's words) and the
@@ -33,6 +36,8 @@ DECLARING = (REPO / "autograder" / "probe" / "messages.py", REPO / "autograder" 
 """The grader's catalogue modules (the helpers' are every module of ``MASTER``)."""
 DECLARERS = {"message": "", "text": "", "cause": "cause.", "formula": "formula."}
 """The functions that declare a message (``nn_messages``), and the prefix each puts before the id it is given."""
+LANGUAGE_KEY = "language"
+"""The key of a wordings file's table declaring its language (no message has that id)."""
 HELPERS_MODULE = MASTER / "nn_wordings.py"
 GRADER_MODULE = REPO / "autograder" / "wordings.py"
 
@@ -70,16 +75,62 @@ class StaleWording:
     wording: str
 
 
-def languages() -> ModuleType:
-    """The master's table of languages (``source/mlp/nn_languages.py``), loaded from its file (it imports nothing of
-    the kit's)."""
-    if "nn_languages" in sys.modules:
-        return sys.modules["nn_languages"]
-    spec = importlib.util.spec_from_file_location("nn_languages", MASTER / "nn_languages.py")
+def _load(name: str) -> ModuleType:
+    """The master's module ``name``, loaded from its file (once)."""
+    if name in sys.modules:
+        return sys.modules[name]
+    spec = importlib.util.spec_from_file_location(name, MASTER / f"{name}.py")
     module = importlib.util.module_from_spec(spec)
-    sys.modules["nn_languages"] = module  # its dataclass looks its module up there
+    sys.modules[name] = module  # a dataclass looks its module up there
     spec.loader.exec_module(module)  # type: ignore[union-attr]
     return module
+
+
+def languages() -> ModuleType:
+    """The master's module of languages (``source/mlp/nn_languages.py``), loaded from its file with the generated
+    ``nn_wordings`` it reads (neither imports anything else of the kit's). Its ``LANGUAGES`` holds the file-declared
+    languages as last generated: ``table`` reads them from their files."""
+    _load("nn_wordings")
+    return _load("nn_languages")
+
+
+def declared_languages() -> dict[str, dict[str, object]]:
+    """Language code -> the ``Language`` fields its wordings file's ``language`` table declares (code aside)."""
+    fields = set(languages().Language.__dataclass_fields__) - {"code"}
+    found = {}
+    for path in sorted(I18N.glob("messages.*.toml")):
+        try:
+            settings = tomllib.loads(path.read_text()).get(LANGUAGE_KEY)
+        except tomllib.TOMLDecodeError as error:
+            raise WordingsError(f"{shown(path)} is not valid TOML: {error}") from None
+        if settings is None:
+            continue
+        if (
+            not isinstance(settings, dict)
+            or not set(settings) <= fields
+            or not {"name", "list_separator"} <= set(settings)
+        ):
+            raise WordingsError(
+                f"{shown(path)}: its `{LANGUAGE_KEY}` table holds `name`, `list_separator`, `and_word` and any of "
+                f"{sorted(fields - {'name', 'list_separator', 'and_word'})}, not {settings!r}"
+            )
+        found[path.name.split(".")[1]] = settings
+    return found
+
+
+def kit_languages() -> dict[str, object]:
+    """Every language of the kit, by code: those ``nn_languages.py`` declares, then those their wordings file does
+    (as the file says now, even before ``nn_wordings`` is generated again)."""
+    module = languages()
+    declared = declared_languages()
+    own = {code: lang for code, lang in module.LANGUAGES.items() if code not in module.WORDED}
+    twice = sorted(set(own) & set(declared))
+    if twice:
+        raise WordingsError(f"declared in nn_languages.py and in its wordings file's `{LANGUAGE_KEY}` table: {twice}")
+    try:
+        return own | {code: module.Language(code, **settings) for code, settings in declared.items()}
+    except TypeError as error:
+        raise WordingsError(f"a wordings file's `{LANGUAGE_KEY}` table: {error}") from None
 
 
 def declared() -> list[Declared]:
@@ -120,6 +171,8 @@ def read_entries(language: str) -> dict[str, Entry]:
         raise WordingsError(f"{shown(path)} is not valid TOML: {error}") from None
     found, wrong = {}, []
     for id, value in table.items():
+        if id == LANGUAGE_KEY:
+            continue
         if isinstance(value, str):
             found[id] = Entry(None, value)
         elif (
@@ -230,27 +283,41 @@ def stamp(language: str) -> list[str]:
         return []
     entries, english = read_entries(language), {d.id: d.en for d in declared()}
     out, done = [], set()
+    in_table = False
     for line in path.read_text().splitlines(keepends=True):
-        found = ENTRY_LINE.match(line)
+        in_table = in_table or line.startswith("[")  # a table (the language's) ends the messages' lines
+        found = None if in_table else ENTRY_LINE.match(line)
         if found is None:
             out.append(line)
             continue
         id = tomllib.loads(f"k = {found['key']}")["k"] if found["key"].startswith('"') else found["key"]
-        if id not in done:
+        if id == LANGUAGE_KEY:
+            out.append(line)
+        elif id not in done:
             done.add(id)
             out.append(entry_lines(id, english[id], entries[id].wording, language))
     text = "".join(out)
     wanted = {
         id: {"en": english[id], **({language: e.wording} if e.wording is not None else {})} for id, e in entries.items()
     }
-    if done != set(entries) or tomllib.loads(text) != wanted:
+    written = {id: value for id, value in tomllib.loads(text).items() if id != LANGUAGE_KEY}
+    if done != set(entries) or written != wanted:
         raise WordingsError(f"{shown(path)}: write each message's English and wording on a line of its own")
     path.write_text(text)
     return [id for id, entry in entries.items() if entry.stamped != english[id]]
 
 
-def _module(docstring: str, wordings: dict[str, dict[str, str]]) -> str:
-    lines = [f'"""{docstring}"""', "", "WORDINGS: dict[str, dict[str, str]] = {"]
+def _module(docstring: str, wordings: dict[str, dict[str, str]], declared: dict[str, dict] | None = None) -> str:
+    lines = [f'"""{docstring}"""', ""]
+    if declared is not None:
+        lines.append("LANGUAGES: dict[str, dict[str, object]] = {")
+        lines += [f"    {json.dumps(code)}: {json.dumps(s, ensure_ascii=False)}," for code, s in declared.items()]
+        lines += [
+            "}",
+            '"""The languages declared in their wordings file: ``nn_languages.Language`` fields by code."""',
+            "",
+        ]
+    lines.append("WORDINGS: dict[str, dict[str, str]] = {")
     for language, words in wordings.items():
         lines.append(f"    {json.dumps(language)}: {{")
         lines += [
@@ -268,7 +335,7 @@ def modules() -> dict[Path, str]:
     """The two generated modules' paths and contents, from every language of the table that has a wordings file."""
     messages = declared()
     sides: dict[str, dict[str, dict[str, str]]] = {"helpers": {}, "grader": {}}
-    for code in languages().LANGUAGES:
+    for code in kit_languages():
         if code == "en" or not wordings_file(code).exists():
             continue
         trouble = problems(code)
@@ -282,6 +349,7 @@ def modules() -> dict[Path, str]:
             f"The wordings of the helpers' messages in each language but English, by message id:\n{GENERATED}.\n\n"
             "English is in the declarations (``nn_messages``); a message without a wording here is shown in English.\n",
             sides["helpers"],
+            declared_languages(),
         ),
         GRADER_MODULE: _module(
             f"The wordings of the grader's messages in each language but English, by message id:\n{GENERATED}.\n\n"

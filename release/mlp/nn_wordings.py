@@ -4,6 +4,10 @@ generated from ``i18n/messages.<language>.toml`` by the kit's ``edition`` comman
 English is in the declarations (``nn_messages``); a message without a wording here is shown in English.
 """
 
+LANGUAGES: dict[str, dict[str, object]] = {
+}
+"""The languages declared in their wordings file: ``nn_languages.Language`` fields by code."""
+
 WORDINGS: dict[str, dict[str, str]] = {
     "zh": {
         "likely_cause": "  可能的原因：{cause}。",

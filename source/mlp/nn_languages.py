@@ -1,14 +1,17 @@
 """The languages the kit's messages can be shown in: one declaration per language, everything the helpers keep about it.
 
 English is the source language (every message's English wording is in its declaration); another language's wordings
-are in ``i18n/messages.<code>.toml`` (``nn_wordings``, generated from it), its notebook's translation in
-``i18n/mlp.<code>.md``. Adding a language: one ``Language`` below, then those two files (the maintainer guide's
-"Adding a language").
+are in ``i18n/messages.<code>.toml`` (``nn_wordings``, generated from it), its notebook's translation, if any, in
+``i18n/mlp.<code>.md`` (without it the edition's notebook is the English master's). Adding a language is that one
+file: its ``language`` table holds this module's ``Language`` fields, and ``nn_wordings.LANGUAGES`` carries them here
+(the maintainer guide's "Adding a language"). English and Chinese are declared below.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
+
+from nn_wordings import LANGUAGES as WORDED
 
 CJK_FONTS = ("Noto Sans CJK SC", "Source Han Sans SC", "WenQuanYi Zen Hei", "Microsoft YaHei", "PingFang SC", "SimHei")
 """Fonts with Chinese characters, the most common first: Linux, Windows, macOS."""
@@ -56,9 +59,13 @@ LANGUAGES = {
             digit_group="",
             plot_fonts=CJK_FONTS,
         ),
+        *(
+            Language(code, **{k: tuple(v) if isinstance(v, list) else v for k, v in settings.items()})
+            for code, settings in WORDED.items()
+        ),
     )
 }
-"""Every language the kit knows, by code; English first."""
+"""Every language the kit knows, by code; English first, then Chinese, then those declared in their wordings file."""
 
 
 def language(code: str) -> Language:
