@@ -1,9 +1,10 @@
 """``python -m autograder watch`` over nbgrader's exchange as Unix users (slow tier), like ``test_exchange_course``: an
 instructor starts the watcher; alice (the reference solution) and bob (a catalogued mistake) submit; the watcher is
 killed (SIGKILL) while it grades them; carol submits a file that is no notebook while it is down; restarted, it grades
-all three; bob hands in a fix, graded again while the instructor's own ``grade`` waits for the watcher's lock. Each
-student fetches their own feedback (whether each hidden test passed, as ``c.Watch.before_due = "passfail"`` says
-before the due date), carol a note on her file; the gradebook holds each student once; a second watcher refuses."""
+all three; bob hands in a fix, graded again while the instructor's own ``grade`` waits for the watcher's lock; a
+second watcher refuses. Before the due date each feedback says whether each hidden test passed, nothing more
+(``c.Watch.before_due = "passfail"``); once it has passed, everyone's latest is released again in full. Each student
+fetches their own feedback, carol's with a note on her file; the gradebook holds each student once."""
 
 from __future__ import annotations
 
@@ -137,7 +138,7 @@ def test_the_watcher_grades_each_submission_as_it_comes_across_a_kill_and_a_resu
         second = folder / "watch-2.log"
         watchers.append(_watcher(teacher, course, path, second))
         released = [rf"{name}\s+released" for name in STUDENTS]
-        text = _wait_for(second, [r"kit-x-alice\s+queued.*before a restart", *released], watchers[-1])
+        _wait_for(second, [r"kit-x-alice\s+queued.*before a restart", *released], watchers[-1])
         refused = _run(teacher, "python -m autograder watch mlp", course, path)
         assert refused.returncode == 2 and "another watcher already watches" in refused.stderr, refused.stderr
 
@@ -145,9 +146,12 @@ def test_the_watcher_grades_each_submission_as_it_comes_across_a_kill_and_a_resu
         _wait_for(second, [r"kit-x-bob\s+grading(.|\n)*kit-x-bob\s+grading"], watchers[-1])
         beside = _run(teacher, "python -m autograder grade mlp --student kit-x-alice", course, path)
         assert "waiting for pid" in beside.stdout and "watch mlp" in beside.stdout, beside.stdout[-3000:]
-        text = _wait_for(second, [r"kit-x-bob\s+released(.|\n)*kit-x-bob\s+released"], watchers[-1])
+        _wait_for(second, [r"kit-x-bob\s+released(.|\n)*kit-x-bob\s+released"], watchers[-1])
+        assert len(re.findall(r"^\S+ kit-x-\w+\s+released .*\(passfail\)$", second.read_text(), re.M)) == 4
+        passed = _run(teacher, f'nbgrader db assignment add mlp --duedate="{_utc(seconds=-5)}"', course, path)
+        assert passed.returncode == 0, passed.stderr  # the due date has passed: everyone's latest, in full
+        _wait_for(second, [rf"{name}\s+released.*due date has passed" for name in STUDENTS], watchers[-1])
         _kill(course, watchers[-1])
-        assert len(re.findall(r"^\S+ kit-x-\w+\s+released", text, re.M)) == 4, text
 
         journal = json.loads((course / ".kit-graded" / "watch" / "journal.json").read_text())
         assert sorted((e["student"], e["state"]) for e in journal) == [
@@ -170,12 +174,14 @@ def test_the_watcher_grades_each_submission_as_it_comes_across_a_kill_and_a_resu
             pages = sorted((work / classroom.ASSIGNMENT / "feedback").glob("*/mlp.html"))
             feedback[name] = [page.read_text() for page in pages]
         assert [len(pages) for pages in feedback.values()] == [1, 2, 1], feedback.keys()
-        for pages in feedback.values():  # before the due date: pass or fail of each hidden test, nothing more
-            for page in pages:
-                assert "kit-pass-fail" in page and "CheckFailed" not in page and "(score:" not in page, page[-3000:]
-        assert ": failed</li>" not in feedback["kit-x-alice"][0]
-        assert "<code>Linear.backward, W.grad</code>: failed" in feedback["kit-x-bob"][0]
-        assert ": failed</li>" not in feedback["kit-x-bob"][1]  # the fix, graded again
+        latest = {"kit-x-alice": 100, "kit-x-bob": 100, "kit-x-carol": 0}  # bob's fix; carol's file graded as released
+        for name, pages in feedback.items():  # each one's latest: in full, once the due date has passed
+            assert f"mlp (score: {latest[name]} / 100)" in pages[-1], (name, pages[-1][-3000:])
+        first = feedback["kit-x-bob"][0]  # before the due date: whether each hidden test passed, nothing more
+        assert "kit-pass-fail" in first and "CheckFailed" not in first and "(score:" not in first, first[-3000:]
+        assert (
+            "<code>Linear.backward, W.grad</code>: failed" in first and "<code>Linear.forward</code>: passed" in first
+        )
         assert "Your notebook could not be read" in feedback["kit-x-carol"][0], feedback["kit-x-carol"][0][-3000:]
     finally:
         for process in watchers:

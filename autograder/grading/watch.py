@@ -24,11 +24,15 @@ from typing import Any
 from traitlets import Enum, Float, Integer
 from traitlets.config import LoggingConfigurable
 
+from autograder import sandbox
+from autograder.faults import GraderFault
 from autograder.grading import course_lock, privacy, watch_exchange
 from autograder.grading.class_run import grade_class
 from autograder.grading.resubmissions import uncollected
+from autograder.grading.submissions import shown
 from autograder.grading.watch_queue import Entry, Journal, free_at, next_up
 from autograder.settings import CoursePaths, load_course_config
+from autograder.student_text import student_lines
 
 
 class Watch(LoggingConfigurable):
@@ -75,6 +79,7 @@ class Watcher:
         self.env = dict(os.environ)
         self.reported = time.monotonic()
         self.graded_since_report = False
+        self.unlisted = False  # the exchange could not be listed last time (said once)
 
     def run(self, keep_going: Callable[[], bool] = lambda: True) -> None:
         """Watch until stopped (or ``keep_going`` says no). Raises ``privacy.CourseExposed``, or
@@ -88,13 +93,23 @@ class Watcher:
             for entry in self.journal.open_entries():
                 self.say(entry, "queued", "(from before a restart)")
             while keep_going():
-                self.round()
+                try:
+                    self.round()
+                except (GraderFault, sandbox.SandboxError):
+                    raise  # grading cannot be trusted here: the command says why and stops
+                except Exception as error:  # noqa: BLE001 - one round's trouble (a busy gradebook) stops no one
+                    self.say_line("-", "ERROR", f"{type(error).__name__}: {shown(str(error))}; trying again")
+                    time.sleep(self.watch.poll_seconds)
         finally:
             lock.close()
 
     def round(self) -> None:
         """Look at the exchange once, grade what may be graded now, tell the held, reveal, report."""
-        for found in uncollected(self.config, self.paths, self.assignment) or ():
+        found_all = uncollected(self.config, self.paths, self.assignment)
+        if found_all is None and not self.unlisted:
+            self.say_line("-", "WARNING", "cannot list the exchange's inbound (c.Exchange.root, course_id?)")
+        self.unlisted = found_all is None
+        for found in found_all or ():
             entry = self.journal.add(found.student, found.in_exchange.isoformat())
             if entry is not None:
                 self.say(entry, "queued")
@@ -111,7 +126,8 @@ class Watcher:
             time.sleep(self.watch.poll_seconds)
 
     def say_line(self, student: str, event: str, detail: str = "") -> None:
-        print(f"{_now():%H:%M:%S} {student:<20} {event:<9} {detail}".rstrip(), file=self.out, flush=True)
+        line = f"{_now():%H:%M:%S} {shown(student):<20} {event:<9} {detail}".rstrip()
+        print(student_lines(line, most=3), file=self.out, flush=True)  # a student id is a folder name anyone made
 
     def say(self, entry: Entry, event: str, detail: str = "") -> None:
         """One status line: the student, the event, the seconds since the submission."""
