@@ -11,10 +11,10 @@ from __future__ import annotations
 
 import html
 import shutil
-import sys
 from datetime import datetime
 from pathlib import Path
 
+from autograder.grading import nbgrader_process
 from autograder.grading.autograde import FEEDBACK_SECONDS, die_with_parent, log_path, run_limited
 from autograder.helpers import edition_language
 from autograder.settings import CoursePaths
@@ -24,7 +24,7 @@ def nbgrader(paths: CoursePaths, student: str, step: str, args: list[str], env: 
     """Run ``nbgrader ARGS`` for one student in the course folder, its output in the student's ``.<step>.log``;
     return whether it succeeded."""
     log = log_path(paths, student).with_suffix(f".{step}.log")
-    command = [sys.executable, "-m", "nbgrader", *args]
+    command = [*nbgrader_process.COMMAND, *args]
     return run_limited(command, paths.root, env, log, FEEDBACK_SECONDS, preexec_fn=die_with_parent) == 0
 
 
