@@ -25,8 +25,9 @@ def test_a_restart_keeps_every_unfinished_submission_and_grades_none_twice(tmp_p
     assert done and grading and queued
     journal.mark(done, "released", graded_at=1.0)
     journal.mark(grading, "grading", graded_at=2.0)  # killed while it was graded
+    journal.add("dee", "2026-12-06T10:04:00")  # killed right after it saw dee's
     again = _journal(tmp_path)  # what a restarted watcher reads
-    assert sorted(e.student for e in again.open_entries()) == ["ben", "cy"]
+    assert sorted(e.student for e in again.open_entries()) == ["ben", "cy", "dee"]
     assert again.add("ann", "2026-12-06T10:00:00") is None  # seen again in the exchange: not a new submission
     assert again.entries[done.key].state == "released"
 
