@@ -24,6 +24,11 @@ c.CourseDirectory.db_url = "sqlite:///gradebook.db"
 # one line sets points off per started day or hour after it (docs/instructor-guide.md, "Deadlines and late work")
 # c.LatePenalty.points_per_day = 10
 # c.LatePenalty.points_per_hour = 1
+# python -m autograder watch (docs/instructor-guide.md, "Feedback while the class submits"), with its defaults:
+# c.Watch.before_due = "public"   # before the due date: "public" checks only, "passfail" of each hidden test, "full"
+# c.Watch.graded_per_hour = 6     # submissions of one student graded in any hour (0: no limit)
+# c.Watch.poll_seconds = 5.0      # between two looks at the exchange's inbound
+# c.Watch.report_minutes = 5.0    # between two writings of the class report
 
 # What an instructor may change, with the kit's defaults. Every trait's help:
 # python -c "from autograder.settings import KitGrading; print(KitGrading.class_get_help())"

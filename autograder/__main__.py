@@ -9,6 +9,7 @@ from autograder.grading.nbgrader_process import defer_iri_checker
 
 COMMANDS = {
     "grade": "grade a class in parallel, or on a Dask cluster (run it in the course folder)",
+    "watch": "grade each submission in nbgrader's exchange as it comes and release its feedback (course folder)",
     "report": "write the class report of a graded assignment (HTML, CSV, JSON; run it in the course folder)",
     "demo": "build a demo course, grade three sample students, print their grades",
     "edition": "generate another language's edition of the assignment from the English master",

@@ -580,6 +580,30 @@ FEEDBACK_ANSWER = text("feedback.answer", en="Your answer")
 FEEDBACK_HIDDEN_HEADING = message("feedback.hidden_heading", en="Hidden tests of {name}")
 FEEDBACK_PUBLIC_HEADING = message("feedback.public_heading", en="Public checks of {name}")
 FEEDBACK_COMMENTS = text("feedback.comments", en="Comments")
+# Feedback released before the due date by ``python -m autograder watch`` (``Watch.before_due``, the exporter's
+# ``visibility``), and the watcher's notes to a student
+FEEDBACK_HELD_PUBLIC = text(
+    "feedback.held_public",
+    en="Graded. Until the due date this feedback shows your public checks only; the hidden tests' results and your "
+    "score come after it.",
+)
+FEEDBACK_HELD_PASSFAIL = text(
+    "feedback.held_passfail",
+    en="Graded. Until the due date this feedback shows whether each hidden test passed, without its points or its "
+    "message; the rest, and your score, come after it.",
+)
+FEEDBACK_HIDDEN_PASS = text("feedback.hidden_pass", en="passed")
+FEEDBACK_HIDDEN_FAIL = text("feedback.hidden_fail", en="failed")
+WATCH_HELD = message(
+    "watch.held",
+    en="Your submission of {submitted} is received. At most {limit} submissions are graded per hour for each "
+    "student; this one will be graded at about {when}, and its feedback released then.",
+)
+WATCH_NOT_GRADED = message(
+    "watch.not_graded",
+    en="Your submission of {submitted} could not be graded automatically: the grader's fault, not yours. Your "
+    "instructor has been told; you need not submit again.",
+)
 
 
 # --------------------------------------------------------------------------------------------- the points tables

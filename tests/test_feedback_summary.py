@@ -139,3 +139,22 @@ def test_the_top_box_keeps_every_line_of_a_message_the_cell_shows_and_so_the_stu
     nb = new_notebook(cells=[_cell("test_relu_forward", 5, 0, [Verdict.failed("relu_forward", raised).output()])])
     box = summary.top_box(summary.checks_of(nb), "en")
     assert "ReLU.forward(x) raised ValueError: bad" in box and "in your code:" in box and "return x[mask]" in box
+
+
+def test_before_the_due_date_the_box_holds_back_the_hidden_tests_as_the_watcher_is_set() -> None:
+    """``Watch.before_due``: public shows no hidden test at all, passfail only whether each passed; neither shows a
+    point, a hidden test's message or its cause; both list the public checks that failed."""
+    checks = summary.checks_of(_class_notebook())
+    public, passfail = summary.held_box(checks, "en", "public"), summary.held_box(checks, "en", "passfail")
+    for box in (public, passfail):
+        assert "got shape (2, 3)." in box and "Public checks that failed" in box
+        assert (
+            "/ 6" not in box and "/ 8" not in box and "expected -2.02315" not in box and f"{DW_TRANSPOSED}" not in box
+        )
+    assert "W.grad" not in public and "public checks only" in public
+    assert (
+        "<code>Linear.backward, W.grad</code>: failed" in passfail and "<code>Linear.forward</code>: passed" in passfail
+    )
+    assert "隐藏测试" in summary.held_box(checks, "zh", "passfail") and "未通过" in summary.held_box(
+        checks, "zh", "passfail"
+    )

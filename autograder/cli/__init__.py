@@ -6,7 +6,8 @@ three, on stock nbgrader driven by ``autograder.classroom``), ``edition`` (anoth
 notebook), ``hidden-cells`` (the notebook's hidden test cells from the registry), ``points-table`` (the points
 tables, from the registry), ``public-data`` (the public checks' data), ``regenerate`` (all that is generated, in one
 run), ``report`` (the class report of a
-graded assignment: ``autograder.report``).
+graded assignment: ``autograder.report``), ``watch`` (each submission graded as it comes, its feedback released:
+``autograder.grading.watch``).
 
 May import: anything in ``autograder``. Nothing in ``autograder`` outside this package imports it.
 """

@@ -31,6 +31,7 @@ from nbconvert.exporters import HTMLExporter
 from nbformat import NotebookNode
 from nbformat.v4 import new_markdown_cell
 from nbgrader.coursedir import CourseDirectory
+from traitlets import Enum
 
 from autograder import safe_html, verdict
 from autograder.cell_ids import check_named, check_of
@@ -154,15 +155,18 @@ ANSWER = '<span class="nbgrader-label">Student\'s answer</span>'
 COMMENTS = "<b>Comments:</b>"
 
 
-def in_language(page: str, language: str) -> str:
+def in_language(page: str, language: str, scored: bool = True) -> str:
     """nbgrader's framing of the page (its template's English labels, a cell named by its grade id) in
-    ``language``, each graded cell named as the student knows it: the template is nbgrader's, pinned (0.9.6)."""
+    ``language``, each graded cell named as the student knows it: the template is nbgrader's, pinned (0.9.6).
+    Not ``scored`` (feedback before the due date): the notebook's heading without its score."""
     from autograder import messages as say
 
     def number(text: str) -> str:
         return f"{float(text):g}"
 
     def notebook(found: re.Match[str]) -> str:
+        if not scored:
+            return f"<h4>{found['notebook']}</h4>"
         fields = {"score": number(found["score"]), "points": number(found["points"])}
         words = say.FEEDBACK_NOTEBOOK_SCORE(notebook=html.unescape(found["notebook"]), **fields).render(language)
         return f"<h4>{html.escape(words)}</h4>"
@@ -211,6 +215,14 @@ def make_inert(nb: NotebookNode) -> None:
 class FeedbackExporter(HTMLExporter):
     """nbgrader's feedback HTML with formulas as MathML (no MathJax, no network), failed checks first, translated."""
 
+    visibility = Enum(
+        ("full", "passfail", "public"),
+        "full",
+        help="What the feedback shows of the hidden tests: full (each one's points and message, the score), passfail "
+        "(whether each passed, no points, no message, no score) or public (nothing of them: the public checks only). "
+        "`python -m autograder watch` sets it for feedback released before the due date (Watch.before_due).",
+    ).tag(config=True)
+
     def _preprocess(self, nb: NotebookNode, resources: dict[str, Any]) -> tuple[NotebookNode, dict[str, Any]]:
         nb, resources = super()._preprocess(nb, resources)
         info = resources.get("nbgrader", {})
@@ -223,6 +235,8 @@ class FeedbackExporter(HTMLExporter):
         checks = summary.checks_of(nb, language)
         show_verdicts(nb, language)
         hide_hidden_tests(nb)
+        if self.visibility != "full":  # before the due date (the watcher): the hidden tests' cells are not shown
+            nb.cells = [cell for cell in nb.cells if check_of(cell) is None]
         make_inert(nb)
         for cell in nb.cells:
             if cell.cell_type == "markdown":
@@ -231,9 +245,16 @@ class FeedbackExporter(HTMLExporter):
         # student's (markdown2html), and a student's HTML may not wear the box's classes. The mark cannot be guessed.
         mark = f"kit-top-box-{secrets.token_hex(16)}"
         nb.cells.insert(0, new_markdown_cell(mark))
-        resources["kit_top_box"] = (mark, summary.top_box(checks, language, lateness(info)))
+        full = self.visibility == "full"
+        box = (
+            summary.top_box(checks, language, lateness(info))
+            if full
+            else summary.held_box(checks, language, self.visibility)
+        )
+        resources["kit_top_box"] = (mark, box)
         resources["kit_language"] = language
-        resources["kit_toc"] = summary.contents(checks, language)
+        resources["kit_scored"] = full
+        resources["kit_toc"] = summary.contents(checks if full else [c for c in checks if c.public], language)
         return nb, resources
 
     @pass_context
@@ -254,6 +275,6 @@ class FeedbackExporter(HTMLExporter):
             mark, box = resources["kit_top_box"]
             output = re.sub(rf"<p>{mark}</p>|{mark}", lambda _: box, output, count=1)
         output = output.replace("</head>", f'<style type="text/css">{CSS}</style>\n</head>', 1)
-        output = in_language(output, resources.get("kit_language", "en"))
+        output = in_language(output, resources.get("kit_language", "en"), resources.get("kit_scored", True))
         output = re.sub(r"<html>", f'<html lang="{resources.get("kit_language", "en")}">', output, count=1)
         return safe_html.with_policy(output), resources

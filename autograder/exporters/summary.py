@@ -224,6 +224,27 @@ def top_box(checks: list[CheckCell], language: str, late: Lateness | None = None
     return "".join(parts) + "</div>"
 
 
+def held_box(checks: list[CheckCell], language: str, visibility: str) -> str:
+    """The top box of feedback released before the due date: what it holds back; with ``passfail``, whether each
+    hidden test passed (no points, no message); the public checks that failed, as ``top_box`` lists them."""
+    from autograder import messages as say
+
+    held = say.FEEDBACK_HELD_PASSFAIL if visibility == "passfail" else say.FEEDBACK_HELD_PUBLIC
+    parts = [f'<div class="{CLASS} kit-held"><p><b>{html.escape(held.render(language))}</b></p>']
+    if visibility == "passfail":
+        items = "".join(
+            f"<li><code>{html.escape(_name(c, language))}</code>: "
+            f"{(say.FEEDBACK_HIDDEN_FAIL if c.failed else say.FEEDBACK_HIDDEN_PASS).render(language)}</li>"
+            for c in checks
+            if not c.public
+        )
+        parts.append(f'<ul class="kit-pass-fail">{items}</ul>')
+    public = top_box([c for c in checks if c.public and c.failed], language)
+    if "kit-public" in public:
+        parts.append(public[public.index("<h4>") : -len("</div>")])
+    return "".join(parts) + "</div>"
+
+
 def contents(checks: list[CheckCell], language: str) -> str:
     """nbgrader's table of contents, with each hidden test named and the public checks counted on one line, in
     ``language``."""

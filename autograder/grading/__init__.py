@@ -16,7 +16,10 @@
 - ``class_run``: a whole class graded, the pipeline of ``python -m autograder grade``, from ``submissions`` (made
   gradable, marked once graded), ``autograde`` (one submission's ``nbgrader autograde`` within its limit),
   ``cluster`` (the same as a task on a Dask worker), ``progress`` and ``summary`` (what the terminal shows, from the
-  class report).
+  class report);
+- ``watch``: ``python -m autograder watch``, each submission graded as it comes through the same pipeline, from
+  ``watch_queue`` (its journal, fair order and rate limit), ``watch_exchange`` (collect, release, a note to a student)
+  and ``course_lock`` (one grading of a course at a time, one watcher).
 
 May import: nbgrader and its stack (jupyter_client, zmq, nbformat), Dask (``cluster``, on use),
 ``autograder.settings``, ``autograder.faults``, ``autograder.sandbox``, ``autograder.registry``, ``autograder.judge``,

@@ -99,6 +99,15 @@ def keep_record(paths: CoursePaths, student: str, fault: Fault | None) -> None:
         fault.write(record)
 
 
+def die_with_parent() -> None:
+    """In a child, before it runs its command: killed as soon as the thread that started it ends, even by SIGKILL
+    (``PR_SET_PDEATHSIG``): a grading killed with its grader (a watcher's restart) is never left writing the
+    gradebook beside the next one."""
+    import ctypes
+
+    ctypes.CDLL(None).prctl(1, signal.SIGKILL)  # 1: PR_SET_PDEATHSIG
+
+
 def run_limited(
     command: list[str], cwd: Path, env: dict[str, str], log: Path, seconds: float, preexec_fn: Any = None
 ) -> int | None:
@@ -152,6 +161,7 @@ def autograde_one(paths: CoursePaths, assignment: str, student: str, force: bool
         {**env, FAULT_RECORD_ENV: str(record), STAGE_RECORD_ENV: str(where)},
         log,
         paths.kit.autograde_seconds,
+        preexec_fn=die_with_parent,
     )
     seconds = time.perf_counter() - start
     where.unlink(missing_ok=True)
@@ -167,14 +177,18 @@ FEEDBACK_SECONDS = 300.0
 """Backstop of one submission's ``nbgrader generate_feedback`` (it runs no student code: seconds, not minutes)."""
 
 
-def feedback_one(paths: CoursePaths, assignment: str, student: str, env: dict[str, str]) -> str | None:
-    """Write a graded submission's feedback HTML from this grading (``nbgrader generate_feedback --force``); return
-    why it could not be, or None. An earlier grading's feedback is removed first: none outlives its grade."""
+def feedback_one(
+    paths: CoursePaths, assignment: str, student: str, env: dict[str, str], visibility: str = "full"
+) -> str | None:
+    """Write a graded submission's feedback HTML from this grading (``nbgrader generate_feedback --force``), showing
+    what ``visibility`` lets the student see (``FeedbackExporter.visibility``); return why it could not be, or None.
+    An earlier grading's feedback is removed first: none outlives its grade."""
     coursedir = paths.coursedir
     shutil.rmtree(Path(coursedir.format_path(coursedir.feedback_directory, student, assignment)), ignore_errors=True)
     log = log_path(paths, student).with_suffix(".feedback.log")
     command = [*nbgrader_process.COMMAND, "generate_feedback", assignment, "--student", student, "--force"]
-    returncode = run_limited(command, paths.root, env, log, FEEDBACK_SECONDS)
+    command += [] if visibility == "full" else [f"--FeedbackExporter.visibility={visibility}"]
+    returncode = run_limited(command, paths.root, env, log, FEEDBACK_SECONDS, preexec_fn=die_with_parent)
     if returncode == 0:
         return None
     return f"nbgrader generate_feedback {'ran too long' if returncode is None else 'failed'}, see {log}"

@@ -46,7 +46,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from autograder.faults import Fault, GraderFault
-from autograder.grading import pressure, privacy
+from autograder.grading import course_lock, pressure, privacy
 from autograder.grading.autograde import (
     Attempt,
     autograde_one,
@@ -82,24 +82,48 @@ def grade_class(
     students: list[str] | None = None,
     out=sys.stdout,
     scheduler: str | None = None,
+    visibility: str = "full",
+    write_report: bool = True,
 ) -> dict[str, bool]:
     """Autograde every (or every listed) submitted student, ``jobs`` at a time; return student -> graded.
 
     With ``scheduler`` (or ``KitGrading.scheduler``), each submission is a task on that Dask cluster instead.
     Raises ``GraderFault`` or ``sandbox.SandboxError`` before anyone is graded if grading cannot be trusted here,
-    ``privacy.CourseExposed`` if other users can read the course's private state.
+    ``privacy.CourseExposed`` if other users can read the course's private state. While another grading of the
+    course runs (a watcher's, another grade command's) it waits for it (``course_lock.grading``). ``visibility``:
+    what the feedback shows (``FeedbackExporter.visibility``); ``write_report``: the class report at the end.
     """
     config = load_course_config(course)
-    paths, kit = CoursePaths(config), KitGrading(config=config)
+    paths = CoursePaths(config)
     exposed = privacy.exposed(paths)
     if exposed is not None:
         raise privacy.CourseExposed(exposed)
+    with course_lock.grading(paths.graded_dir(), out):
+        return _grade_class(
+            config, paths, assignment, notebook, jobs, force, students, out, scheduler, visibility, write_report
+        )
+
+
+def _grade_class(
+    config: Any,
+    paths: CoursePaths,
+    assignment: str,
+    notebook: str,
+    jobs: int,
+    force: bool,
+    students: list[str] | None,
+    out: Any,
+    scheduler: str | None,
+    visibility: str,
+    write_report: bool,
+) -> dict[str, bool]:
+    kit = KitGrading(config=config)
     grading = prepare_grading(config, assignment)
     _this_environments_scripts_first()
     require_assignment(paths, assignment)
     scheduler = scheduler or kit.scheduler or None
     _say(out, _what_grading_uses(grading))
-    env = {**os.environ, "MNIST_DIR": str(grading.mnist), **prepared_env(course, grading, assignment)}
+    env = {**os.environ, "MNIST_DIR": str(grading.mnist), **prepared_env(paths.root, grading, assignment)}
     submitted = paths.submitted_students(assignment)
     chosen = [s for s in submitted if not students or s in students]
     missing = sorted(set(students or ()) - set(submitted))
@@ -122,7 +146,7 @@ def grade_class(
     run = ClassRun(
         paths, assignment, attempt, kit.grade_attempts, len(todo), out, dispatcher.running if dispatcher else None
     )
-    run.feedback = functools.partial(feedback_one, paths, assignment, env=env)
+    run.feedback = functools.partial(feedback_one, paths, assignment, env=env, visibility=visibility)
     for student, fault in refused.items():
         run.results[student] = False
         run.faults[student] = fault
@@ -134,7 +158,8 @@ def grade_class(
         run.progress.close()
         if dispatcher is not None:
             dispatcher.close()
-    report(run, paths, assignment, out)
+    if write_report:
+        report(run, paths, assignment, out)
     return {**run.results, **dict.fromkeys(missing, False)}
 
 
