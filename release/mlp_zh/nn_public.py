@@ -227,6 +227,10 @@ def check_relu(ReLU: type) -> None:
         **case["backward_mistakes"],
     )
     check_dtype(say.FOR_FLOAT64_GRAD(call="ReLU.backward"), dx, np.float64)
+    relu = ReLU()  # a layer whose every input is negative (dead units) passes no gradient back, whatever its mask
+    relu(np.full((2, 3), -1.0))
+    dead = say.WITH_GRAD(call=say.ON_INPUT(call="ReLU.backward", h="np.full((2, 3), -1.0)"), g="np.ones((2, 3))")
+    diagnose.RELU_BACKWARD.check(dead, relu.backward(np.ones((2, 3))), np.zeros((2, 3)))
 
     case = data.RELU["fd"]  # away from the kink at 0, where finite differences are meaningless
     check_gradients(
