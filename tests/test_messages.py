@@ -309,3 +309,12 @@ def test_loading_the_graders_catalogue_loads_every_message_a_verdict_can_name() 
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=REPO, check=True)
     assert "probe.cpu_time" in done.stdout, done.stdout + done.stderr
     assert done.stdout.strip().endswith("[]"), done.stdout  # no student's copy of a course helper was loaded
+
+
+@pytest.mark.parametrize("declared", [(0.2, "a rate"), ("an.id", ["a", "list"])], ids=["number-id", "list-wording"])
+def test_a_message_is_declared_with_a_text_id_and_wording_only(declared: tuple[Any, Any]) -> None:
+    """A helper called with whatever arrays are at hand (the helpers' fuzz tests) declares nothing in the catalogue."""
+    before = dict(CATALOGUE)
+    with pytest.raises(TypeError):
+        message(*declared)
+    assert CATALOGUE == before

@@ -55,6 +55,8 @@ loaded (the grader adds them)."""
 
 def message(id: str, en: str) -> Message:
     """Declare a message (once: a second declaration of an id is a mistake in the catalogue)."""
+    if not (isinstance(id, str) and isinstance(en, str)):  # nothing else is a message (a call with arrays, say)
+        raise TypeError(f"a message is declared with a text id and English wording, not {type(id).__name__}")
     if id in CATALOGUE and CATALOGUE[id] != Message(id, en):
         raise ValueError(f"the message id {id!r} is declared twice")
     CATALOGUE[id] = Message(id, en)
