@@ -92,6 +92,10 @@ def test_student_text_caps_with_an_ellipsis_and_changes_nothing_the_second_time(
     assert student_text(12.5) == "12.5"
 
 
+def test_student_text_is_at_most_300_characters_as_the_trust_document_says() -> None:
+    assert (LIMIT, len(student_text("x" * 1000)), student_text("x" * 300)) == (300, 300, "x" * 300)
+
+
 def test_student_lines_keeps_lines_each_harmless() -> None:
     shown = student_lines(f"first\n{HUGE}", most=5)
     lines = shown.splitlines()
