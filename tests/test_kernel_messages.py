@@ -41,7 +41,6 @@ MALFORMED_IOPUB = {
     "a display whose metadata is a list": ("display_data", {"data": {}, "metadata": []}),
     "a result without execution_count": ("execute_result", {"data": {}, "metadata": {}}),
     "a result whose execution_count is text": ("execute_result", {"data": {}, "metadata": {}, "execution_count": "1"}),
-    "a result whose execution_count is True": ("execute_result", {"data": {}, "metadata": {}, "execution_count": True}),
     "an error without traceback": ("error", {"ename": "E", "evalue": ""}),
     "an error whose traceback is text": ("error", {"ename": "E", "evalue": "", "traceback": "x"}),
     "an update whose transient is a list": ("update_display_data", {"data": {}, "metadata": {}, "transient": []}),
@@ -51,6 +50,8 @@ MALFORMED_IOPUB = {
     ),
     "a status without state": ("status", {}),
     "an input whose execution_count is a list": ("execute_input", {"code": "", "execution_count": []}),
+    # not an output, so no schema checks it; nbclient would make it the cell's execution_count (True is not a number)
+    "an input whose execution_count is True": ("execute_input", {"code": "", "execution_count": True}),
 }
 VALID_IOPUB = {
     "a stream": ("stream", {"name": "stdout", "text": "hi"}),

@@ -324,12 +324,13 @@ def _under_the_filter() -> dict[str, int]:
     worked), and 0 for a thread that ran."""
     import pickle
 
+    program = sandbox.one_process_filter()  # built here: the child only loads it
     read, write = os.pipe()
     pid = os.fork()
     if pid == 0:  # the child: never returns into pytest
         try:
             os.close(read)
-            sandbox._load_filter(sandbox.one_process_filter())
+            sandbox._load_filter(program)
             found = {}
             try:
                 child = os.fork()
