@@ -723,3 +723,8 @@ TRUST_MUTANTS: tuple[NamedMutant, ...] = (
 )
 
 MUTANTS = (*MUTANTS, *TRUST_MUTANTS)
+
+if __name__ == "__main__":  # a group's names, for `mutation.py --named $(python benchmarks/named_mutants.py trust)`
+    import sys
+
+    print(*(m.name for m in {"trust": TRUST_MUTANTS}[sys.argv[1]]))
