@@ -294,7 +294,7 @@ def test_the_courses_watch_settings_reach_the_watch(tmp_path: Path, monkeypatch:
 BURN_IN_THE_KERNEL = """
 import os, time
 zero = os.open("/dev/zero", os.O_RDONLY)
-while time.process_time() < 0.6:
+while time.process_time() < 0.3:  # nearly all of it system time
     os.read(zero, 1 << 20)
 time.sleep(60)
 """
@@ -306,9 +306,9 @@ def test_the_cpu_figure_counts_system_time_of_the_processes_below_the_first() ->
     first = _start(inner)
     try:
         deadline = time.monotonic() + 20.0
-        while sandbox.cpu_seconds(first.pid) < 0.5 and time.monotonic() < deadline:
+        while sandbox.cpu_seconds(first.pid) < 0.25 and time.monotonic() < deadline:
             time.sleep(0.05)
-        assert sandbox.cpu_seconds(first.pid) >= 0.5, sandbox.cpu_seconds(first.pid)
+        assert sandbox.cpu_seconds(first.pid) >= 0.25, sandbox.cpu_seconds(first.pid)
     finally:
         os.killpg(first.pid, signal.SIGKILL)
         first.wait()
