@@ -25,6 +25,15 @@ WEAKENED = "tests/test_weakened_checks.py"
 PINNED = "tests/test_pinned_checks.py"
 CORPUS = "tests/test_corpus.py"
 OUTPUTS = "tests/test_pinned_outputs.py"
+BOUNDS = "tests/test_resource_bounds.py"
+SETTINGS = "tests/test_settings.py"
+TEXT = "tests/test_student_text.py"
+KERNEL_MESSAGES = "tests/test_kernel_messages.py"
+PACE = "tests/test_gate_pace.py"
+SPEED = "tests/test_gate_speed_rule.py"
+SANITIZER = "tests/test_sanitizer_corpus.py"
+PRIVACY = "tests/test_privacy.py"
+HIDDEN = "tests/test_hidden_inputs.py"
 
 _CLOSE_SHAPE = "    check_shape(what, actual, np.shape(expected), cause)\n    error, index = worst_difference("
 _SGD_GRAD = "if after is None or np.shape(after) != grads[i].shape or not np.array_equal(after, grads[i]):"
@@ -354,3 +363,368 @@ MUTANTS: tuple[NamedMutant, ...] = (
         (OUTPUTS,),
     ),
 )
+
+# ---- issue 42: the trust rules of docs/trust-and-sandbox.md (the watch, the sandbox's one process and limits, the
+# speed rule, per-student inputs, kernel message checks, limits on paths and student text, the sanitizer), each one
+# plausible edit that loosens a rule or moves a constant; each must fail a fast test (no sandbox, no nbgrader run).
+TRUST_MUTANTS: tuple[NamedMutant, ...] = (
+    # the watch (grading/workers.py)
+    NamedMutant(
+        "watch_stall_counts_all_cpu",
+        "autograder/grading/workers.py",
+        "used - history[0][1] < STALL_CPU:",
+        "used < STALL_CPU:",
+        "the stall rule looks at all the CPU used so far, not the last window's (compute 1 s, then sleep forever)",
+        (BOUNDS,),
+    ),
+    NamedMutant(
+        "watch_stall_window_doubled",
+        "autograder/grading/workers.py",
+        "while len(history) > 1 and history[1][0] <= now - budget.stall:",
+        "while len(history) > 1 and history[1][0] <= now - 2 * budget.stall:",
+        "the stall rule compares with the CPU of two windows ago (a worker that computed, then sleeps, gets longer)",
+        (BOUNDS,),
+    ),
+    NamedMutant(
+        "watch_stall_cpu_lowered",
+        "autograder/grading/workers.py",
+        "STALL_CPU = 0.5\n",
+        "STALL_CPU = 0.05\n",
+        "a worker needs only 0.05 CPU s per stall window to count as computing",
+        (BOUNDS,),
+    ),
+    NamedMutant(
+        "watch_cpu_budget_doubled",
+        "autograder/grading/workers.py",
+        "if used > cpu_budget:",
+        "if used > 2 * cpu_budget:",
+        "a worker may spend twice its CPU budget",
+        (BOUNDS,),
+    ),
+    NamedMutant(
+        "watch_idle_from_the_backstop",
+        "autograder/grading/workers.py",
+        "elif now > budget.idle and",
+        "elif now > budget.wall and",
+        "the idle rule starts at the wall-clock backstop (900 s), not at worker_idle_seconds",
+        (BOUNDS,),
+    ),
+    NamedMutant(
+        "watch_idle_share_halved",
+        "autograder/grading/workers.py",
+        "IDLE_SHARE = 0.75\n",
+        "IDLE_SHARE = 0.375\n",
+        "a worker past the idle bound need compute only 37.5 % of its time",
+        (BOUNDS,),
+    ),
+    NamedMutant(
+        "watch_idle_waiting_counted_twice",
+        "autograder/grading/workers.py",
+        "used + min(waited, now) < IDLE_SHARE * now",
+        "used + 2 * min(waited, now) < IDLE_SHARE * now",
+        "the machine's waiting counts twice as the worker's computing",
+        (BOUNDS,),
+    ),
+    NamedMutant(
+        "budget_small_checks_get_the_gates",
+        "autograder/grading/workers.py",
+        "return self.gate_cpu if any(registry.check(name).slow for name in group) else self.checks_cpu",
+        "return self.gate_cpu",
+        "a worker of small checks gets the gate's CPU backstop (1800 s) instead of 120 s",
+        (BOUNDS,),
+    ),
+    NamedMutant(
+        "budget_course_idle_is_the_wall",
+        "autograder/grading/prepare.py",
+        "            kit.worker_wall_seconds,\n            kit.worker_idle_seconds,\n",
+        "            kit.worker_idle_seconds,\n            kit.worker_wall_seconds,\n",
+        "the course's idle and wall settings reach the watch swapped (idle after 900 s)",
+        (BOUNDS,),
+    ),
+    # the sandbox's one process, its CPU figure and its limits (sandbox.py)
+    NamedMutant(
+        "sandbox_cpu_user_time_only",
+        "autograder/sandbox.py",
+        "total += sum(int(f) for f in fields[11:15])",
+        "total += sum(int(f) for f in fields[11:12])",
+        "the sandbox's CPU figure counts user time only: CPU spent in the kernel (system calls) hides from it",
+        (BOUNDS,),
+    ),
+    NamedMutant(
+        "sandbox_cpu_not_below_the_first",
+        "autograder/sandbox.py",
+        "                    stack.extend(int(child) for child in children.read().split())\n",
+        "                    pass\n",
+        "the sandbox's CPU figure is bubblewrap's own, not the processes below it",
+        (BOUNDS,),
+    ),
+    NamedMutant(
+        "sandbox_memfd_allowed",
+        "autograder/sandbox.py",
+        'REFUSED_CALLS = ("fork", "vfork", "shmget", "memfd_create")',
+        'REFUSED_CALLS = ("fork", "vfork", "shmget")',
+        "the one-process filter lets memfd_create hold memory outside the process's limit",
+        (BOUNDS,),
+    ),
+    NamedMutant(
+        "sandbox_clone_of_a_process_allowed",
+        "autograder/sandbox.py",
+        "seccomp.Arg(0, seccomp.MASKED_EQ, CLONE_THREAD, 0)",
+        "seccomp.Arg(0, seccomp.MASKED_EQ, CLONE_THREAD, CLONE_THREAD)",
+        "the filter refuses clone of a thread, and lets clone of a process through",
+        (BOUNDS,),
+    ),
+    NamedMutant(
+        "sandbox_clone3_allowed",
+        "autograder/sandbox.py",
+        '        rules.add_rule(seccomp.ERRNO(errno.ENOSYS), "clone3")',
+        "        pass",
+        "the filter lets clone3 through (its flags are out of the filter's sight: a process can start)",
+        (BOUNDS,),
+    ),
+    NamedMutant(
+        "sandbox_no_memory_limit",
+        "autograder/sandbox.py",
+        '        (resource.RLIMIT_AS, limits["memory_bytes"]),\n',
+        "",
+        "the launcher no longer sets the address-space limit on the sandbox's process",
+        (BOUNDS,),
+    ),
+    NamedMutant(
+        "settings_worker_file_limit_dropped",
+        "autograder/settings.py",
+        "            file_bytes=self.worker_file_mib * MiB,\n",
+        "",
+        "a worker gets the default 256 MiB file limit instead of worker_file_mib",
+        (SETTINGS,),
+    ),
+    NamedMutant(
+        "settings_kernel_total_seconds_tenfold",
+        "autograder/settings.py",
+        "    kernel_total_seconds = Integer(\n        150,",
+        "    kernel_total_seconds = Integer(\n        1500,",
+        "the whole notebook gets 1500 s in the kernel instead of 150",
+        (SETTINGS,),
+    ),
+    # the speed rule (judge/inputs.py, judge/gate.py, grading/pace.py)
+    NamedMutant(
+        "speed_limit_tenfold",
+        "autograder/judge/inputs.py",
+        "GATE_MAX_SLOWDOWN = 100.0",
+        "GATE_MAX_SLOWDOWN = 1000.0",
+        "the gate's training may take 1000 times the grader's CPU, not 100",
+        (SPEED, PACE),
+    ),
+    NamedMutant(
+        "speed_judge_doubles_the_limit",
+        "autograder/judge/gate.py",
+        'if measured.get("too_slow_at") is None and times <= limit:',
+        'if measured.get("too_slow_at") is None and times <= 2 * limit:',
+        "the judge passes training up to twice the speed limit",
+        (SPEED,),
+    ),
+    NamedMutant(
+        "pace_slowest_chunk",
+        "autograder/grading/pace.py",
+        "PaceReading(self._setup, statistics.median(self._chunks[1:]), len(self._chunks) - 1)",
+        "PaceReading(self._setup, max(self._chunks[1:]), len(self._chunks) - 1)",
+        "the grader's step is its slowest chunk, not the median (a load spike loosens the rule)",
+        (PACE,),
+    ),
+    NamedMutant(
+        "pace_floor_tenfold",
+        "autograder/grading/pace.py",
+        "EARLY_FLOOR = 30.0",
+        "EARLY_FLOOR = 300.0",
+        "the watch never stops a too-slow gate worker before 300 CPU s",
+        (PACE,),
+    ),
+    NamedMutant(
+        "pace_rate_steps_tenfold",
+        "autograder/grading/pace.py",
+        "RATE_STEPS = 250\n",
+        "RATE_STEPS = 2500\n",
+        "the rate rule compares a worker's CPU per step only after 2500 steps",
+        (PACE,),
+    ),
+    NamedMutant(
+        "pace_watch_doubles_the_limit",
+        "autograder/grading/pace.py",
+        'if seen["times"] > self.limit and (seen["from"] or used >= self.floor):',
+        'if seen["times"] > 2 * self.limit and (seen["from"] or used >= self.floor):',
+        "the watch stops a gate worker only at twice the speed limit",
+        (PACE,),
+    ),
+    # per-student inputs (judge/secret.py, judge/inputs.py, and who passes the student)
+    NamedMutant(
+        "inputs_every_check_per_course",
+        "autograder/judge/inputs.py",
+        "per_course = registry.check(check).inputs in PER_COURSE",
+        "per_course = True",
+        "every check's hidden inputs are the course's, the same for every student",
+        (TEXT,),
+    ),
+    NamedMutant(
+        "inputs_seed_without_the_student",
+        "autograder/judge/secret.py",
+        "json.dumps([current(), check, student])",
+        "json.dumps([current(), check])",
+        "the seed of a student's inputs leaves the student out",
+        (TEXT,),
+    ),
+    NamedMutant(
+        "inputs_worker_gets_the_courses",
+        "autograder/grading/workers.py",
+        'save(program / "inputs" / check, inputs_for(check, student))',
+        'save(program / "inputs" / check, inputs_for(check))',
+        "the worker's program folder holds the course's inputs, not this student's",
+        (HIDDEN,),
+    ),
+    NamedMutant(
+        "inputs_preprocessor_drops_the_student",
+        "autograder/preprocessors/verify.py",
+        'student=str(info["student"])',
+        'student=""',
+        "nbgrader's verify step grades every student on the course's inputs",
+        (HIDDEN,),
+    ),
+    # what the kernel sends (grading/kernel.py, grading/cell_limits.py)
+    NamedMutant(
+        "kernel_count_may_be_a_bool",
+        "autograder/grading/kernel.py",
+        "(isinstance(count, int) and not isinstance(count, bool))",
+        "isinstance(count, int)",
+        "an execution_count of True passes the message check",
+        (KERNEL_MESSAGES,),
+    ),
+    NamedMutant(
+        "kernel_comms_pass",
+        "autograder/grading/kernel.py",
+        '        if msg["msg_type"] not in IOPUB:\n            return dropped()\n',
+        "",
+        "IOPub messages of any type (comms, debug events) reach nbclient unread",
+        (KERNEL_MESSAGES,),
+    ),
+    NamedMutant(
+        "kernel_output_overhead_zero",
+        "autograder/grading/cell_limits.py",
+        "OUTPUT_CHARS = 64 ",
+        "OUTPUT_CHARS = 0 ",
+        "an empty output costs nothing against the caps (a flood of empty displays is never cut)",
+        (KERNEL_MESSAGES,),
+    ),
+    NamedMutant(
+        "kernel_cell_timeout_not_capped",
+        "autograder/grading/cell_limits.py",
+        "return max(1, math.ceil(min(own or math.inf, self.left())))",
+        "return max(1, math.ceil(own or self.left()))",
+        "a cell with its own timeout may run past what is left of the notebook's time",
+        (KERNEL_MESSAGES,),
+    ),
+    # student text (student_text.py)
+    NamedMutant(
+        "text_limit_tenfold",
+        "autograder/student_text.py",
+        "LIMIT = 300\n",
+        "LIMIT = 3000\n",
+        "student text is cut at 3000 characters, not 300",
+        (TEXT,),
+    ),
+    NamedMutant(
+        "text_bidi_isolates_kept",
+        "autograder/student_text.py",
+        r"\u2060-\u2064\u2066-\u206f",
+        r"\u2060-\u2064",
+        "bidi isolates (U+2066-U+2069) survive in student text",
+        (TEXT,),
+    ),
+    NamedMutant(
+        "text_record_keys_not_capped",
+        "autograder/student_text.py",
+        "return {student_text(k, limit) if isinstance(k, str) else k: student_data(v, limit)",
+        "return {k: student_data(v, limit)",
+        "the keys of a worker's record reach the grader uncapped",
+        (TEXT,),
+    ),
+    # limits on submission folders (grading/submissions.py) and the course's privacy (grading/privacy.py)
+    NamedMutant(
+        "paths_depth_tenfold",
+        "autograder/grading/submissions.py",
+        "MAX_DEPTH = 32\n",
+        "MAX_DEPTH = 320\n",
+        "a submission may nest 320 folders",
+        (BOUNDS,),
+    ),
+    NamedMutant(
+        "paths_entries_tenfold",
+        "autograder/grading/submissions.py",
+        "MAX_ENTRIES = 10_000\n",
+        "MAX_ENTRIES = 100_000\n",
+        "a submission may hold 100,000 entries",
+        (BOUNDS,),
+    ),
+    NamedMutant(
+        "paths_long_file_kept",
+        "autograder/grading/submissions.py",
+        '            elif len(os.fsencode(path)) > MAX_PATH:\n                found.append(Refused(path, "deep"))\n',
+        "",
+        "a file (not a folder) with a path over MAX_PATH bytes is kept",
+        (BOUNDS,),
+    ),
+    NamedMutant(
+        "privacy_passable_folder_private",
+        "autograder/grading/privacy.py",
+        "(stat.S_IXOTH if stat.S_ISDIR(mode) else 0)",
+        "0",
+        "a folder others may pass through (o+x, names guessable) counts as private",
+        (PRIVACY,),
+    ),
+    # the sanitizer (safe_html.py)
+    NamedMutant(
+        "html_placed_class_modal_allowed",
+        "autograder/safe_html.py",
+        '"modal-scrollbar-measure navbar-fixed-bottom',
+        '"navbar-fixed-bottom',
+        "the classes modal, modal-backdrop and modal-scrollbar-measure (fixed over the page) survive",
+        (SANITIZER,),
+    ),
+    NamedMutant(
+        "html_map_area_allowed",
+        "autograder/safe_html.py",
+        'TAGS = (set(nh3.ALLOWED_TAGS) - {"map", "area"}) | MATHML_TAGS',
+        "TAGS = set(nh3.ALLOWED_TAGS) | MATHML_TAGS",
+        "image maps (map, area: links laid over an image) survive",
+        (SANITIZER,),
+    ),
+    NamedMutant(
+        "html_small_em_tenfold",
+        "autograder/safe_html.py",
+        'SMALL = {"em": 3.0,',
+        'SMALL = {"em": 30.0,',
+        "MathML spacing of up to 30em survives",
+        (SANITIZER,),
+    ),
+    NamedMutant(
+        "html_cleaned_once",
+        "autograder/safe_html.py",
+        "MAX_ROUNDS = 4\n",
+        "MAX_ROUNDS = 1\n",
+        "student HTML is cleaned once (misnested markup can parse to another tree: mutation XSS)",
+        (SANITIZER,),
+    ),
+    NamedMutant(
+        "html_policy_remote_images",
+        "autograder/safe_html.py",
+        "default-src 'none'; img-src data:;",
+        "default-src 'none'; img-src data: https:;",
+        "the pages' Content-Security-Policy lets images load from the web",
+        ("tests/test_feedback_inert.py",),
+    ),
+)
+
+MUTANTS = (*MUTANTS, *TRUST_MUTANTS)
+
+if __name__ == "__main__":  # a group's names, for `mutation.py --named $(python benchmarks/named_mutants.py trust)`
+    import sys
+
+    print(*(m.name for m in {"trust": TRUST_MUTANTS}[sys.argv[1]]))

@@ -8,12 +8,14 @@ from __future__ import annotations
 
 import subprocess
 import sys
+import threading
 import time
 from types import SimpleNamespace
 
 import pytest
 
-from autograder.grading.pace import RATE_STEPS, Pace, SpeedWatch
+from autograder.grading.pace import CHUNK, EARLY_FLOOR, EVERY, RATE_STEPS, Pace, PaceReading, SpeedWatch
+from autograder.judge.inputs import GATE_MAX_SLOWDOWN, inputs_for
 from autograder.sandbox import cpu_seconds
 
 BURN = "import time\nwhile True:\n    pass\n"
@@ -111,3 +113,63 @@ def test_a_worker_whose_cpu_per_step_is_over_the_limit_is_stopped_before_the_who
     assert stopped and seen["times"] > 20.0 and seen["from"] == 1, measured
     assert seen["times"] == pytest.approx(seen["student"] / seen["reference"])
     assert measured["cpu"] < whole_run, (measured, whole_run)  # the rate, not the allowance of the steps said
+
+
+# ---------------------------------------------------------- the rule's figures exactly, on a pace read as given
+
+
+def test_the_speed_rules_constants_are_the_documented_ones() -> None:
+    """docs/trust-and-sandbox.md: at most 100 times the grader's training, in chunks of 200 steps every 5 s; no stop
+    on start-up before 30 CPU s; the rate compared over 250 steps."""
+    assert (GATE_MAX_SLOWDOWN, CHUNK, EVERY, EARLY_FLOOR, RATE_STEPS) == (100.0, 200, 5.0, 30.0, 250)
+    assert inputs_for("mnist_accuracy")["max_slowdown"] == 100.0
+
+
+def test_the_graders_step_is_the_median_of_its_chunks_after_the_warm_up() -> None:
+    pace = Pace.__new__(Pace)
+    pace._lock, pace._setup, pace._chunks = threading.Lock(), 0.5, [9.0, 1.0, 1.0, 5.0]
+    assert pace.reading() == PaceReading(setup=0.5, step=1.0, chunks=3)
+
+
+class _GivenPace:
+    """A pace read as given: the grader's training takes ``setup`` CPU s to start and ``step`` a step."""
+
+    def __init__(self, setup: float, step: float) -> None:
+        self.given = PaceReading(setup, step, 3)
+
+    def tick(self) -> None:
+        pass
+
+    def reading(self) -> PaceReading:
+        return self.given
+
+
+def _stops(pace: _GivenPace, readings: list[tuple[int, float]], floor: float = EARLY_FLOOR) -> list[bool]:
+    """Whether the watch (the gate's limit, 5,625 steps) has stopped the worker after each (step said, CPU used)."""
+    said, stopped = SimpleNamespace(progress=0), []
+    watch = SpeedWatch(pace, GATE_MAX_SLOWDOWN, 5625, said, lambda: stopped.append(True), floor=floor)  # type: ignore[arg-type]
+    seen = []
+    for step, used in readings:
+        said.progress = step
+        watch.observe(used)
+        seen.append(bool(stopped))
+    return seen
+
+
+def test_a_worker_is_stopped_at_the_first_reading_over_100_times_the_graders_training_of_the_steps_said() -> None:
+    pace = _GivenPace(setup=1.0, step=0.01)  # 25 steps ahead of step 0: 1.25 CPU s, so 125 CPU s allowed
+    assert _stops(pace, [(0, 124.9), (0, 125.1)]) == [False, True]
+
+
+def test_a_worker_is_never_stopped_on_its_start_up_before_30_cpu_seconds() -> None:
+    pace = _GivenPace(setup=0.001, step=1e-6)
+    assert _stops(pace, [(0, 29.9), (0, 30.1)]) == [False, True]
+
+
+def test_the_cpu_per_step_is_compared_once_the_worker_says_it_did_250_steps() -> None:
+    """From step 1 at 1 CPU s: 101 times the grader's step over 249 steps, then 250; the whole run's allowance (100 x
+    the grader's 1 + 276 x 0.01 CPU s) is never reached."""
+    pace = _GivenPace(setup=1.0, step=0.01)
+    rate = 101 * 0.01
+    readings = [(1, 1.0), (250, 1.0 + 249 * rate), (251, 1.0 + 250 * rate)]
+    assert _stops(pace, readings, floor=0.0) == [False, False, True]

@@ -102,3 +102,41 @@ def test_the_gate_starts_from_he_initialisation_and_shuffles_every_epoch(secret:
     assert len(recipe["orders"]) == len(recipe["learning_rates"])
     for order in recipe["orders"]:
         assert np.array_equal(np.sort(order), np.arange(GATE_TRAIN_SIZE))
+
+
+# ------------------------------------------------------------------ each student's own, all the way to the worker
+
+
+def _same(a: Any, b: Any) -> bool:
+    left, right = _arrays(a), _arrays(b)
+    if len(left) != len(right):
+        return False
+    return all(x.shape == y.shape and np.array_equal(x, y) for x, y in zip(left, right, strict=True))
+
+
+def test_the_workers_program_folder_holds_this_students_inputs(tmp_path: Path) -> None:
+    from autograder.grading import workers
+    from autograder.probe.core import load
+
+    group = registry.worker_groups()[0]
+    for student in ("alice", "bob"):
+        program, _ = workers.prepare(tmp_path / student, group, [], tmp_path / "no-helpers", student)
+        for check in group:
+            saved = load(program / "inputs" / check)
+            assert _same(saved, inputs_for(check, student)), (student, check)
+            assert not _same(saved, inputs_for(check)), (student, check)  # not the course's
+
+
+def test_nbgraders_verify_step_grades_the_submission_on_its_students_inputs(monkeypatch: pytest.MonkeyPatch) -> None:
+    import nbformat
+
+    from autograder.grading.workers import Grading
+    from autograder.preprocessors import verify
+
+    graded: list[str] = []
+    monkeypatch.setattr(verify, "prepare_grading", lambda *args: Grading(helpers=Path("."), mnist=None))
+    monkeypatch.setattr(verify, "control_cells", lambda *args: None)
+    monkeypatch.setattr(verify, "verify", lambda cells, grading, control: graded.append(grading.student) or {})
+    info = {"assignment": "mlp", "student": "alice", "notebook": "mlp"}
+    verify.VerifyOutsideKernel().preprocess(nbformat.v4.new_notebook(), {"nbgrader": info})
+    assert graded == ["alice"]

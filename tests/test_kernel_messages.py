@@ -11,6 +11,7 @@ from __future__ import annotations
 import asyncio
 import os
 import threading
+import time
 from pathlib import Path
 from typing import Any
 
@@ -28,7 +29,7 @@ from traitlets.config import Config
 
 from autograder.faults import GraderFault
 from autograder.grading import kernel
-from autograder.grading.cell_limits import OUTPUT_CHARS, OutputCap
+from autograder.grading.cell_limits import OUTPUT_CHARS, OutputCap, TimeBudget
 from autograder.preprocessors.kernel import SandboxedExecute
 
 PARENT = {"msg_id": "cell-1"}
@@ -49,6 +50,8 @@ MALFORMED_IOPUB = {
     ),
     "a status without state": ("status", {}),
     "an input whose execution_count is a list": ("execute_input", {"code": "", "execution_count": []}),
+    # not an output, so no schema checks it; nbclient would make it the cell's execution_count (True is not a number)
+    "an input whose execution_count is True": ("execute_input", {"code": "", "execution_count": True}),
 }
 VALID_IOPUB = {
     "a stream": ("stream", {"name": "stdout", "text": "hi"}),
@@ -179,6 +182,17 @@ def test_empty_outputs_count_against_the_caps() -> None:
     assert len(cell.outputs) <= 100_000 // OUTPUT_CHARS + 1, len(cell.outputs)
     assert "output cut" in cell.outputs[-1].text
     assert len(nbformat.writes(nbformat.v4.new_notebook(cells=[cell]))) < 200_000
+
+
+def test_a_cell_runs_at_most_what_is_left_of_the_notebooks_time_whatever_its_own_timeout() -> None:
+    budget = TimeBudget(150)
+    budget.start_notebook()
+    assert (budget.timeout(None), budget.timeout(600), budget.timeout(30)) == (150, 150, 30)
+    with budget.timing("'linear'"):
+        time.sleep(0.05)
+    assert budget.timeout(600) == 150 and budget.left() < 149.96  # rounded up to whole seconds
+    budget._spent["'mlp'"] += 149.0
+    assert budget.timeout(600) == 1 and budget.timeout(None) == 1
 
 
 def test_once_a_cell_is_cut_only_its_first_error_is_kept() -> None:

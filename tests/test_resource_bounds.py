@@ -8,18 +8,26 @@ the submission folder's walks, the class run's and the report's per-submission i
 
 from __future__ import annotations
 
+import ctypes
+import errno
 import io
 import json
+import math
 import os
+import resource
+import signal
 import subprocess
 import sys
+import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
+from types import SimpleNamespace
 
 import pytest
 from traitlets.config import Config
 
+from autograder import registry, sandbox
 from autograder.grading import class_run, submissions, workers
 from autograder.grading.submissions import MAX_DEPTH, Refused, quarantine, refused_files, remove_tree
 from autograder.report import similarity
@@ -170,6 +178,216 @@ def test_the_backstop_counts_only_the_time_the_machine_did_not_keep_work_waiting
     assert (stopped, seconds < 3.5) == (("wall", True) if busy == 0.0 else ("", False)), (stopped, seconds)
 
 
+# Each rule on a simulated clock: the worker's CPU seconds a function of the wall seconds, read every 0.25 s as the
+# watch reads them; the stop's time pins the rule's comparison and constant exactly, in milliseconds.
+
+
+class _Simulated:
+    """A worker process as the watch sees it: running until it is killed or ``ends`` (wall seconds)."""
+
+    pid = 0
+
+    def __init__(self, clock: dict[str, float], ends: float) -> None:
+        self.clock, self.ends, self.killed = clock, ends, False
+
+    def poll(self) -> int | None:
+        return 0 if self.killed or self.clock["now"] >= self.ends else None
+
+
+def _simulated(
+    monkeypatch: pytest.MonkeyPatch,
+    cpu: Callable[[float], float],
+    budget: workers.WorkerBudget,
+    cpu_budget: float = math.inf,
+    busy: float = 0.0,
+    ends: float = 2000.0,
+) -> tuple[str, float]:
+    """(why the watch stopped a worker using ``cpu(t)`` CPU seconds by wall second t on a machine that kept work
+    waiting ``busy`` of the time, when), on a simulated clock."""
+    clock = {"now": 0.0}
+
+    def sleep(seconds: float) -> None:
+        clock["now"] += seconds
+
+    class Machine:
+        def seconds(self) -> float:
+            return busy * clock["now"]
+
+    process = _Simulated(clock, ends)
+    monkeypatch.setattr(workers, "time", SimpleNamespace(monotonic=lambda: clock["now"], sleep=sleep))
+    monkeypatch.setattr(workers, "Waiting", Machine)
+    monkeypatch.setattr(workers, "_kill", lambda p: setattr(p, "killed", True))
+    monkeypatch.setattr(sandbox, "cpu_seconds", lambda pid: cpu(clock["now"]))
+    return workers._watch(process, cpu_budget, budget), clock["now"]  # type: ignore[arg-type]
+
+
+RULES = workers.WorkerBudget(checks_cpu=math.inf, stall=20.0, idle=120.0, wall=900.0)
+
+
+def test_the_stall_rule_looks_at_the_last_window_only(monkeypatch: pytest.MonkeyPatch) -> None:
+    """1 CPU s, then sleep: stuck once the last 20 s held under 0.5 CPU s (at 20.75 s), not at the first 20 s."""
+    assert _simulated(monkeypatch, lambda t: min(t, 1.0), RULES) == ("stalled", 20.75)
+
+
+@pytest.mark.parametrize(("per_window", "stopped"), [(0.45, ("stalled", 20.25)), (0.55, ("idle", 120.25))])
+def test_a_worker_under_half_a_cpu_second_per_stall_window_is_stuck(
+    monkeypatch: pytest.MonkeyPatch, per_window: float, stopped: tuple[str, float]
+) -> None:
+    assert _simulated(monkeypatch, lambda t: per_window / 20.0 * t, RULES) == stopped
+
+
+def test_the_cpu_budget_stops_at_the_first_reading_past_it(monkeypatch: pytest.MonkeyPatch) -> None:
+    assert _simulated(monkeypatch, lambda t: t, RULES, cpu_budget=10.0) == ("cpu", 10.25)
+
+
+@pytest.mark.parametrize(
+    ("share", "busy", "stopped"),
+    [
+        (0.7, 0.0, ("idle", 120.25)),
+        (0.8, 0.0, ("", 2000.0)),
+        (0.45, 0.35, ("", 2000.0)),
+        (0.45, 0.25, ("idle", 120.25)),
+    ],
+    ids=["computes-70%", "computes-80%", "computes-45%-kept-waiting-35%", "computes-45%-kept-waiting-25%"],
+)
+def test_past_the_idle_bound_a_worker_must_have_computed_or_waited_three_quarters(
+    monkeypatch: pytest.MonkeyPatch, share: float, busy: float, stopped: tuple[str, float]
+) -> None:
+    budget = workers.WorkerBudget(checks_cpu=math.inf, stall=20.0, idle=120.0, wall=1e9)
+    assert _simulated(monkeypatch, lambda t: share * t, budget, busy=busy) == stopped
+
+
+@pytest.mark.parametrize(("busy", "at"), [(0.0, 900.25), (0.5, 1800.25)])
+def test_the_backstop_stops_a_computing_worker_after_900_s_the_machine_did_not_keep_waiting(
+    monkeypatch: pytest.MonkeyPatch, busy: float, at: float
+) -> None:
+    assert _simulated(monkeypatch, lambda t: t, RULES, busy=busy, ends=5000.0) == ("wall", at)
+
+
+def test_a_worker_of_small_checks_has_120_cpu_seconds_and_the_gate_1800() -> None:
+    budget = workers.WorkerBudget()
+    (gate,) = [group for group in registry.worker_groups() if registry.check(group[0]).slow]
+    assert [budget.cpu(group) for group in registry.worker_groups() if group != gate] == [120.0] * (
+        len(registry.worker_groups()) - 1
+    )
+    assert budget.cpu(gate) == 1800.0
+
+
+def test_the_courses_watch_settings_reach_the_watch(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from autograder.grading import prepare
+
+    config = Config()
+    config.CourseDirectory.root = str(tmp_path)
+    config.KitGrading.sandbox = False
+    settings = {"checks_cpu": 11, "gate_cpu": 12, "stall": 13, "wall": 14, "idle": 15}
+    for name, value in settings.items():
+        setattr(config.KitGrading, f"worker_{name}_seconds", value)
+    CoursePaths(config).release("mlp").mkdir(parents=True)
+    monkeypatch.setattr(prepare, "resolve_mnist", lambda kit: tmp_path)
+    monkeypatch.setattr(prepare, "_resolved", {})
+    grading = prepare.prepare_grading(config, "mlp")
+    assert grading.budget == workers.WorkerBudget(**settings)
+
+
+# ------------------------------------------------------------------------ the sandbox's one process and its figures
+
+BURN_IN_THE_KERNEL = """
+import os, time
+zero = os.open("/dev/zero", os.O_RDONLY)
+while time.process_time() < 0.3:  # nearly all of it system time
+    os.read(zero, 1 << 20)
+time.sleep(60)
+"""
+
+
+def test_the_cpu_figure_counts_system_time_of_the_processes_below_the_first() -> None:
+    """A grandchild's time spent in system calls is the tree's: no CPU hides in the kernel or below bubblewrap."""
+    inner = f"import subprocess, sys\nsubprocess.run([sys.executable, '-c', {BURN_IN_THE_KERNEL!r}])"
+    first = _start(inner)
+    try:
+        deadline = time.monotonic() + 20.0
+        while sandbox.cpu_seconds(first.pid) < 0.25 and time.monotonic() < deadline:
+            time.sleep(0.05)
+        assert sandbox.cpu_seconds(first.pid) >= 0.25, sandbox.cpu_seconds(first.pid)
+    finally:
+        os.killpg(first.pid, signal.SIGKILL)
+        first.wait()
+
+
+def _libc_errno(call: Callable[[ctypes.CDLL], int]) -> int:
+    libc = ctypes.CDLL(None, use_errno=True)
+    return ctypes.get_errno() if call(libc) == -1 else 0
+
+
+def _under_the_filter() -> dict[str, int]:
+    """In a fork of this process with the sandbox's seccomp filter loaded: the errno of each refused call (0: it
+    worked), and 0 for a thread that ran."""
+    import pickle
+
+    program = sandbox.one_process_filter()  # built here: the child only loads it
+    read, write = os.pipe()
+    pid = os.fork()
+    if pid == 0:  # the child: never returns into pytest
+        try:
+            os.close(read)
+            sandbox._load_filter(program)
+            found = {}
+            try:
+                child = os.fork()
+                if child == 0:
+                    os._exit(0)
+                os.waitpid(child, 0)
+                found["fork"] = 0
+            except OSError as error:
+                found["fork"] = error.errno
+            try:
+                os.close(os.memfd_create("held"))
+                found["memfd_create"] = 0
+            except OSError as error:
+                found["memfd_create"] = error.errno
+            found["shmget"] = _libc_errno(lambda libc: libc.shmget(0, 4096, 0o1600))
+            found["clone3"] = _libc_errno(lambda libc: libc.syscall(435, None, ctypes.c_size_t(0)))
+            ran: list[bool] = []
+            thread = threading.Thread(target=lambda: ran.append(True))
+            thread.start()
+            thread.join()
+            found["thread"] = 0 if ran else -1
+            os.write(write, pickle.dumps(found))
+        finally:
+            os._exit(0)
+    os.close(write)
+    with os.fdopen(read, "rb") as pipe:
+        data = pipe.read()
+    os.waitpid(pid, 0)
+    return pickle.loads(data)
+
+
+@pytest.mark.skipif(sys.platform != "linux", reason="seccomp is Linux's")
+def test_the_filter_refuses_every_way_to_a_second_process_or_memory_outside_and_runs_threads() -> None:
+    refused = _under_the_filter()
+    assert refused == {
+        "fork": errno.EPERM,
+        "memfd_create": errno.EPERM,
+        "shmget": errno.EPERM,
+        "clone3": errno.ENOSYS,  # the C library then falls back to clone, whose flags the filter reads
+        "thread": 0,
+    }
+
+
+def test_the_launcher_sets_every_limit_on_the_sandboxs_process(tmp_path: Path) -> None:
+    limits = sandbox.Limits(
+        cpu_seconds=77, memory_bytes=3 << 30, processes=33, file_bytes=5 << 20, open_files=99, tmp_bytes=1 << 20
+    )
+    box = sandbox.Sandbox(workdir=tmp_path, limits=limits, isolated=False)
+    show = (
+        "import resource as r, json; print(json.dumps([r.getrlimit(getattr(r, n))[0] for n in "
+        "('RLIMIT_CPU', 'RLIMIT_AS', 'RLIMIT_NPROC', 'RLIMIT_FSIZE', 'RLIMIT_NOFILE', 'RLIMIT_CORE')]))"
+    )
+    done = subprocess.run(box.wrap([sandbox.PYTHON, "-c", show]), capture_output=True, text=True, check=True)
+    assert json.loads(done.stdout) == [77, 3 << 30, 33, 5 << 20, 99, 0]
+    assert resource.getrlimit(resource.RLIMIT_AS)[0] != 3 << 30  # set there, not here
+
+
 def test_a_stop_costs_the_check_with_its_own_message() -> None:
     from autograder.judge.records import WorkerReport
 
@@ -213,6 +431,21 @@ def test_a_folder_nested_too_deep_is_found_without_recursion(tmp_path: Path) -> 
     assert Refused("/".join(["d"] * MAX_DEPTH), "deep") in found
     assert any(r.path.startswith("long/") and r.kind == "deep" for r in found), found
     assert len(found) == 2
+
+
+def test_the_folder_limits_are_the_documented_ones() -> None:
+    """docs/trust-and-sandbox.md: folders nested more than 32 deep, paths over 1,024 bytes, entries beyond 10,000."""
+    assert (submissions.MAX_DEPTH, submissions.MAX_PATH, submissions.MAX_ENTRIES) == (32, 1024, 10_000)
+
+
+def test_a_file_whose_path_is_too_long_is_set_aside_in_a_folder_that_is_not(tmp_path: Path) -> None:
+    folder = tmp_path / "submission"
+    inner = folder / "f" / ("x" * 200) / ("y" * 200) / ("z" * 200)  # 605 bytes of path
+    inner.mkdir(parents=True)
+    (inner / ("n" * 250)).write_text("")  # 856 bytes
+    (inner / ("l" * 250)).mkdir()
+    (inner / ("l" * 250) / ("m" * 200)).write_text("")  # 1,057 bytes
+    assert refused_files(folder) == [Refused(f"{(inner / ('l' * 250) / ('m' * 200)).relative_to(folder)}", "deep")]
 
 
 def test_entries_beyond_the_limit_are_set_aside_and_the_notebook_kept(

@@ -35,7 +35,7 @@ from autograder.probe.core import encode  # noqa: E402
 from autograder.report.aggregate import summarize  # noqa: E402
 from autograder.report.catalogue import Catalogue  # noqa: E402
 from autograder.report.collect import CheckInfo, ClassData, Student  # noqa: E402
-from autograder.student_text import ELLIPSIS, LIMIT, student_lines, student_text  # noqa: E402
+from autograder.student_text import ELLIPSIS, LIMIT, student_data, student_lines, student_text  # noqa: E402
 from autograder.verdict import Verdict  # noqa: E402
 from catalogue.attacks_text import HOSTILE, LEAK_EDITS  # noqa: E402
 
@@ -90,6 +90,20 @@ def test_student_text_caps_with_an_ellipsis_and_changes_nothing_the_second_time(
     assert student_text(shown) == shown
     assert student_text("x" * LIMIT) == "x" * LIMIT
     assert student_text(12.5) == "12.5"
+
+
+def test_student_data_makes_every_string_harmless_keys_too() -> None:
+    """Defence in depth: ``decode_record`` caps a worker's keys first; ``student_data`` does not rely on it."""
+    shown = student_data({HUGE: [HUGE, (HUGE,), {HUGE: HUGE}], "n": 3})
+    (key,) = [k for k in shown if k != "n"]
+    inner = shown[key][2]
+    for text in (key, shown[key][0], shown[key][1][0], *inner, *inner.values()):
+        _harmless(text)
+    assert shown["n"] == 3
+
+
+def test_student_text_is_at_most_300_characters_as_the_trust_document_says() -> None:
+    assert (LIMIT, len(student_text("x" * 1000)), student_text("x" * 300)) == (300, 300, "x" * 300)
 
 
 def test_student_lines_keeps_lines_each_harmless() -> None:
