@@ -722,9 +722,30 @@ TRUST_MUTANTS: tuple[NamedMutant, ...] = (
     ),
 )
 
-MUTANTS = (*MUTANTS, *TRUST_MUTANTS)
+FEEDBACK = "tests/test_feedback_carries_the_notebook.py"
+FEEDBACK_MUTANTS: tuple[NamedMutant, ...] = (
+    # The feedback's top box says what the notebook says (issue 43).
+    NamedMutant(
+        "feedback_drops_the_formula",
+        "autograder/exporters/summary.py",
+        "        if failure.formula is not None:\n",
+        "        if failure.formula is not None and not failure.cause:\n",
+        "the top box leaves out the formula (or hint) of a failure that names a cause",
+        (FEEDBACK,),
+    ),
+    NamedMutant(
+        "feedback_first_line_only",
+        "autograder/exporters/summary.py",
+        "failure.message.render(language).strip()",
+        "failure.message.render(language).strip().splitlines()[0]",
+        "the top box keeps a message's first line only (a raise's 'in your code:' line goes)",
+        (FEEDBACK,),
+    ),
+)
+
+MUTANTS = (*MUTANTS, *TRUST_MUTANTS, *FEEDBACK_MUTANTS)
 
 if __name__ == "__main__":  # a group's names, for `mutation.py --named $(python benchmarks/named_mutants.py trust)`
     import sys
 
-    print(*(m.name for m in {"trust": TRUST_MUTANTS}[sys.argv[1]]))
+    print(*(m.name for m in {"trust": TRUST_MUTANTS, "feedback": FEEDBACK_MUTANTS}[sys.argv[1]]))
