@@ -109,3 +109,5 @@ class MLP(Module):
 
 
 EXPECTED: dict = {}
+# The MNIST gate trains it with the grader's recipe and loss gradient: it must pass.
+GATE: dict = {}
