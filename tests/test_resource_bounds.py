@@ -285,6 +285,7 @@ def test_the_courses_watch_settings_reach_the_watch(tmp_path: Path, monkeypatch:
     CoursePaths(config).release("mlp").mkdir(parents=True)
     monkeypatch.setattr(prepare, "resolve_mnist", lambda kit: tmp_path)
     monkeypatch.setattr(prepare, "_resolved", {})
+    monkeypatch.setenv("MNIST_DIR", str(tmp_path))  # preparing sets it for the judge: restored after this test
     grading = prepare.prepare_grading(config, "mlp")
     assert grading.budget == workers.WorkerBudget(**settings)
 
