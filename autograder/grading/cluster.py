@@ -27,10 +27,8 @@ the client uses if the worker has the same path, else the kit's download cache (
 
 from __future__ import annotations
 
-import ctypes
 import os
 import shutil
-import signal
 import sys
 import tempfile
 import threading
@@ -104,11 +102,6 @@ def _worker_mnist_dir(task: Task) -> str:
         return _worker_mnist[task.mnist_hint]
 
 
-def _die_with_parent() -> None:
-    """In the child, before exec: be killed when the worker's thread that started it ends (the worker died)."""
-    ctypes.CDLL(None, use_errno=True).prctl(1, signal.SIGKILL)  # PR_SET_PDEATHSIG
-
-
 def _write_course(root: Path, task: Task, mnist: str) -> None:
     for relative, data in task.course_files.items():
         (root / relative).parent.mkdir(parents=True, exist_ok=True)
@@ -140,7 +133,7 @@ c.KitGrading.sandbox = {task.sandbox!r}
 
 def grade_task(task: Task) -> Result:
     """Run on a Dask worker: grade one submission in a temporary course; the grades go to ``task.db_url``."""
-    from autograder.grading.autograde import outcome, run_limited
+    from autograder.grading.autograde import die_with_parent, outcome, run_limited
     from autograder.grading.prepare import PREPARED_ENV
 
     start = time.perf_counter()
@@ -167,7 +160,7 @@ def grade_task(task: Task) -> Result:
             env,
             log,
             task.autograde_seconds,
-            preexec_fn=_die_with_parent,
+            preexec_fn=die_with_parent,  # killed when the worker's thread that started it ends
         )
         graded = root / "autograded" / task.student / task.assignment
         files = {str(p.relative_to(graded)): p.read_bytes() for p in sorted(graded.rglob("*")) if p.is_file()}
