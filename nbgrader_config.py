@@ -68,10 +68,3 @@ c.CourseDirectory.db_url = "sqlite:///gradebook.db"
 # c.KitGrading.max_output_chars = 20000       # longest text kept from one output in a graded notebook
 # The grading log (autograder/preprocessors/locked_cells.py)
 # c.OverwriteLockedCells.quiet_when_as_released = True  # False: nbgrader's checksum warning for every test cell
-
-# solutions/ is committed and must be reproducible, so it is generated without
-# executing the notebook (outputs would hold timings and machine paths). The
-# kit's tests prove the solutions right by autograding them instead.
-from nbgrader.preprocessors import ClearMarkScheme, ClearOutput, IncludeHeaderFooter, LockCells  # noqa: E402
-
-c.GenerateSolution.preprocessors = [IncludeHeaderFooter, LockCells, ClearOutput, ClearMarkScheme]

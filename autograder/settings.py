@@ -338,6 +338,16 @@ def apply(c: Config) -> None:
         "autograder.preprocessors.inert.MakeInert",  # after the grades: formgrader shows this notebook, unsanitized
         "nbgrader.preprocessors.CheckCellMetadata",
     ]
+    # The solution notebook is the release with its answers: its hidden tests stripped as the release's are, so it
+    # runs on its own, beside its helpers, where the kit is not installed; not executed (outputs would hold timings
+    # and machine paths): the kit's tests prove it right by autograding it.
+    c.GenerateSolution.preprocessors = [
+        "nbgrader.preprocessors.IncludeHeaderFooter",
+        "nbgrader.preprocessors.LockCells",
+        "nbgrader.preprocessors.ClearOutput",
+        "nbgrader.preprocessors.ClearHiddenTests",
+        "nbgrader.preprocessors.ClearMarkScheme",
+    ]
     # Feedback HTML that reads well offline: formulas as MathML (no MathJax from a CDN), failed checks first, in
     # the edition's language (autograder/exporters/feedback.py).
     c.GenerateFeedback.exporter_class = "autograder.exporters.feedback.FeedbackExporter"

@@ -427,22 +427,10 @@ def measure_class(pristine: Path, work: Path, settings: Settings) -> list[Row]:
 # ----------------------------------------------------------------------------
 
 
-HIDDEN_TESTS = re.compile(r"### BEGIN HIDDEN TESTS.*?### END HIDDEN TESTS\n?", re.DOTALL)
-
-
-def solved_student_notebook(solution: Path, destination: Path) -> None:
-    """The solution notebook as a student has it when done: the hidden tests (absent from release/) cut out."""
-    notebook = json.loads(solution.read_text())
-    for cell in notebook["cells"]:
-        cell["source"] = HIDDEN_TESTS.sub("", "".join(cell["source"]))
-    destination.write_text(json.dumps(notebook, indent=1))
-
-
 def measure_run_all(pristine: Path, work: Path, settings: Settings) -> list[Row]:
     """Execute the solved notebook top to bottom with nbconvert, as a student's Run All (MNIST training included)."""
     folder = work / "run_all"
-    shutil.copytree(pristine / "solutions" / classroom.ASSIGNMENT, folder)  # with the helper .py files
-    solved_student_notebook(folder / classroom.NOTEBOOK, folder / classroom.NOTEBOOK)
+    shutil.copytree(pristine / "solutions" / classroom.ASSIGNMENT, folder)  # with its helpers: runs as a student's
     env = tool_env()
     env.pop("NBGRADER_EXECUTION", None)  # the training cell runs only outside grading
     command = [

@@ -47,6 +47,18 @@ def hostile_cells(url: str) -> list[NotebookNode]:
     return [markdown, code, new_raw_cell(f"<script>console.log('pwned')</script><img src=\"{url}/raw.png\">")]
 
 
+def graded_solution(assignment: str) -> NotebookNode:
+    """The solution notebook of ``assignment`` as autograde leaves it: every locked cell put back as in ``source/``
+    (the gradebook's), so each hidden test cell holds its hidden tests again (the solution's has its comment only)."""
+    nb = nbformat.read(REPO / "solutions" / assignment / f"{assignment}.ipynb", as_version=4)
+    master = nbformat.read(REPO / "source" / assignment / f"{assignment}.ipynb", as_version=4)
+    locked = {cell_ids.grade_id(c): c.source for c in master.cells if nbgrader(c).get("locked")}
+    for cell in nb.cells:
+        if cell_ids.grade_id(cell):
+            cell.source = locked.get(cell_ids.grade_id(cell), cell.source)
+    return nb
+
+
 def feedback_notebook(extra: list[NotebookNode] = ()) -> NotebookNode:
     """The solution notebook as graded (every check passed but dW), with ``extra`` cells at the end."""
     from test_docs import documented_failure
@@ -56,7 +68,7 @@ def feedback_notebook(extra: list[NotebookNode] = ()) -> NotebookNode:
     from autograder.verdict import Verdict
 
     failure: Failure = documented_failure()
-    nb = nbformat.read(REPO / "solutions" / "mlp" / "mlp.ipynb", as_version=4)
+    nb = graded_solution("mlp")
     for cell in nb.cells:
         meta = nbgrader(cell)
         if meta.get("grade"):

@@ -272,8 +272,8 @@ def test_chinese_edition_shows_chinese_headings_and_messages(lab: dict[str, Any]
 def feedback_html(assignment: str, folder: Path) -> Path:
     """The feedback ``nbgrader generate_feedback`` writes with this repository's config (its exporter and
     preprocessors; the grades GetGrades would read from the gradebook are set on the cells) for the solution
-    notebook of ``assignment`` with a failed dW test cell."""
-    import nbformat
+    notebook of ``assignment`` as graded, with a failed dW test cell."""
+    from hostile_pages import graded_solution
     from nbgrader.converters import GenerateFeedback
     from nbgrader.coursedir import CourseDirectory
     from nbgrader.preprocessors import GetGrades
@@ -289,7 +289,7 @@ def feedback_html(assignment: str, folder: Path) -> Path:
     for preprocessor in converter.preprocessors:
         if preprocessor is not GetGrades:
             exporter.register_preprocessor(preprocessor)
-    nb = nbformat.read(REPO / "solutions" / assignment / f"{assignment}.ipynb", as_version=4)
+    nb = graded_solution(assignment)
     for cell in nb.cells:
         meta = nbgrader(cell)
         if meta.get("grade"):

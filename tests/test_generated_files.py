@@ -86,6 +86,14 @@ def test_release_has_no_solution_and_no_hidden_test_code() -> None:
     assert stubs == 9, f"expected 9 stubbed methods (2 Linear, 2 ReLU, 2 CrossEntropyLoss, 1 SGD, 2 MLP), found {stubs}"
 
 
+@pytest.mark.parametrize("assignment", EDITIONS)
+def test_the_solution_holds_no_hidden_test_code(assignment: str) -> None:
+    """The answer key runs on its own, where the kit is not installed: its hidden tests are stripped as the release's
+    (the slow tier validates it so, ``tests/test_student_validate.py``)."""
+    text = (REPO / "solutions" / assignment / f"{assignment}.ipynb").read_text()
+    assert "BEGIN HIDDEN TESTS" not in text and "autograder" not in text, f"solutions/{assignment} calls the kit"
+
+
 def test_hidden_test_cells_are_one_quiet_call_each() -> None:
     cells = [c for c in _cells(REPO / "source" / classroom.ASSIGNMENT / classroom.NOTEBOOK) if check_of(c) is not None]
     assert {grade_id(c) for c in cells} == {check.cell for check in registry.CHECKS}

@@ -48,7 +48,7 @@ def test_an_untouched_submission_logs_no_alarm_and_an_edited_locked_cell_is_name
         tmp_path / "course",
         "grading-log",
         f"c.KitGrading.mnist_dir = {str(MNIST)!r}\nc.KitGrading.secret_file = {str(tmp_path / 'secret')!r}",
-    )  # and its reference_student: the solutions notebook, hidden tests and all
+    )  # and its reference_student: the solutions notebook, its hidden tests stripped as the release's
     untouched, edited = _as_handed_in(course)
     classroom.submit(course, "untouched", untouched)
     classroom.submit(course, "edited", edited)
