@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from autograder.faults import Fault
-from autograder.plugins.canvas import HEADER, CanvasExportPlugin
+from autograder.plugins.canvas import HEADER, CanvasExportPlugin, late_path
 from report_course import ReportCourse, all_passed, verdict
 
 
@@ -73,6 +73,36 @@ def test_a_roster_from_canvas_gives_each_student_canvass_own_columns(
     ]
 
 
+def test_a_late_submission_shows_how_late_and_the_points_off_beside_the_grades(tmp_path: Path) -> None:
+    """The grades file keeps Canvas's columns (the score after the penalty); the lateness file beside it has a row for
+    the late student, with the same student columns, and none for the one on time."""
+    from datetime import datetime, timedelta
+
+    due = datetime(2027, 1, 15, 17, 0)
+    c = ReportCourse(tmp_path / "course")
+    for student, hours in {"amy": -1.0, "ben": 2.5}.items():
+        c.add(student, all_passed())
+        with c.gradebook() as gradebook:
+            gradebook.update_or_create_assignment("mlp", duedate=due)
+            gradebook.find_submission("mlp", student).timestamp = due + timedelta(hours=hours)
+            gradebook.find_submission_notebook("mlp", "mlp", student).late_submission_penalty = 10.0 if hours > 0 else 0
+            gradebook.db.commit()
+    grades = tmp_path / "canvas.csv"
+    with c.gradebook() as gradebook:
+        CanvasExportPlugin(to=str(grades), assignment_ids={"mlp": "123"}).export(gradebook)
+    with grades.open(newline="", encoding="utf-8") as f:
+        rows = list(csv.reader(f))
+    assert rows[0] == [*HEADER, "mlp (123)"]  # no column Canvas would make an assignment of
+    assert rows[2:] == [["amy", "", "", "amy", "", "100"], ["ben", "", "", "ben", "", "90"]]
+    assert late_path(str(grades)) == tmp_path / "canvas_late.csv"
+    with late_path(str(grades)).open(newline="", encoding="utf-8") as f:
+        late = list(csv.reader(f))
+    assert late == [
+        [*HEADER, "Assignment", "Hours late", "Points off"],
+        ["ben", "", "", "ben", "", "mlp (123)", "2.5", "10"],
+    ]
+
+
 def test_every_trait_has_help() -> None:
     traits = CanvasExportPlugin.class_traits(config=True)
     ours = {"assignment_ids", "id_column", "roster", "roster_match", "section", "points_possible", "missing"}
@@ -94,3 +124,5 @@ def test_nbgrader_export_uses_it(canvas_course: ReportCourse) -> None:
     assert done.returncode == 0, done.stderr
     header = (canvas_course.root / "canvas_grades.csv").read_text().splitlines()[0]
     assert header == "Student,ID,SIS User ID,SIS Login ID,Section,mlp"
+    late = (canvas_course.root / "canvas_grades_late.csv").read_text().splitlines()
+    assert late == ["Student,ID,SIS User ID,SIS Login ID,Section,Assignment,Hours late,Points off"]  # none came late

@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 from nbgrader.coursedir import CourseDirectory
 
+from autograder.plugins.canvas import late_path
 from autograder.settings import KitGrading
 
 REPO = Path(__file__).resolve().parents[1]
@@ -27,6 +28,7 @@ def written_by_grading() -> list[str]:
         "reports/mlp/report.html",  # python -m autograder report (autograder/report/build.py)
         "grades.csv",  # nbgrader export
         "canvas_grades.csv",  # nbgrader export --exporter=autograder.plugins.canvas.CanvasExportPlugin
+        str(late_path("canvas_grades.csv")),  # and each late submission, beside it
     ]
 
 

@@ -7,6 +7,11 @@ by title, else created). A second row starting ``Points Possible`` gives each as
 Canvas finds each student by ``ID`` (its own user id), else ``SIS User ID``, else ``SIS Login ID``, else the name. A
 score left empty changes nothing: a student without a graded submission (none handed in, or left ungraded by the
 grader's fault) is written empty by default, never 0.
+
+Each score is after the late penalty. How late each late submission came, and the points taken off, go into a file
+beside it (``canvas_grades_late.csv``), never into the grades file: Canvas's import makes a new assignment of any
+column it does not know (``GradebookImporter.parse_assignments`` in canvas-lms), and its one escape, a column whose
+``Points Possible`` cell reads "read only", is dropped only when every student of the file is matched.
 """
 
 from __future__ import annotations
@@ -18,10 +23,18 @@ from nbgrader.api import Gradebook
 from nbgrader.plugins import ExportPlugin
 from traitlets import Bool, Dict, Enum, Unicode
 
-from autograder.report.collect import class_scores
+from autograder.report.collect import by_hand_and_late, class_scores
 
 HEADER = ["Student", "ID", "SIS User ID", "SIS Login ID", "Section"]
 """The student columns of Canvas's gradebook CSV, in its order."""
+LATE_HEADER = ["Assignment", "Hours late", "Points off"]
+"""The columns of the lateness file after the student columns: one row a late submission."""
+
+
+def late_path(grades: str) -> Path:
+    """The lateness file beside the grades file: ``canvas_grades.csv`` -> ``canvas_grades_late.csv``."""
+    path = Path(grades)
+    return path.with_name(f"{path.stem}_late{path.suffix}")
 
 
 def score_text(score: float) -> str:
@@ -81,8 +94,12 @@ class CanvasExportPlugin(ExportPlugin):
         columns[self.id_column] = student.id
         return [columns[column] for column in HEADER]
 
+    def _column(self, assignment: str) -> str:
+        """The assignment's column: ``mlp (123)`` with its Canvas id, else its name."""
+        return f"{assignment} ({self.assignment_ids[assignment]})" if assignment in self.assignment_ids else assignment
+
     def export(self, gradebook: Gradebook) -> None:
-        """Write the CSV to ``to`` (default ``canvas_grades.csv``)."""
+        """Write the CSV to ``to`` (default ``canvas_grades.csv``), and each late submission beside it."""
         destination = self.to or "canvas_grades.csv"
         wanted_assignments = {str(a) for a in self.assignment}
         wanted_students = {str(s) for s in self.student}
@@ -90,12 +107,13 @@ class CanvasExportPlugin(ExportPlugin):
         students = [s for s in gradebook.students if not wanted_students or s.id in wanted_students]
         roster = self._roster()
         self.log.info(
-            "Exporting %d assignment(s) for %d student(s) to %s", len(assignments), len(students), destination
+            "Exporting %d assignment(s) for %d student(s) to %s (late submissions: %s)",
+            len(assignments),
+            len(students),
+            destination,
+            late_path(destination),
         )
-        header = HEADER + [
-            f"{a.name} ({self.assignment_ids[a.name]})" if a.name in self.assignment_ids else a.name
-            for a in assignments
-        ]
+        header = HEADER + [self._column(a.name) for a in assignments]
         with open(destination, "w", newline="", encoding="utf-8") as out:
             writer = csv.writer(out)
             writer.writerow(header)
@@ -106,3 +124,12 @@ class CanvasExportPlugin(ExportPlugin):
                 found = [scores[a.name].get(student.id) for a in assignments]
                 row = [self.missing if score is None else score_text(score[2]) for score in found]
                 writer.writerow(self._student_columns(student, roster) + row)
+        late = {a.name: by_hand_and_late(gradebook, a.name)[1] for a in assignments}
+        with late_path(destination).open("w", newline="", encoding="utf-8") as out:
+            writer = csv.writer(out)
+            writer.writerow(HEADER + LATE_HEADER)
+            for student in students:
+                for assignment, of_assignment in late.items():
+                    if (lateness := of_assignment.get(student.id)) is not None:
+                        columns = [self._column(assignment), lateness.hours, score_text(lateness.penalty)]
+                        writer.writerow(self._student_columns(student, roster) + columns)
