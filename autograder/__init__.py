@@ -1,7 +1,7 @@
 """The grader of the ``mlp`` assignment, split along its trust line. Installed only where grading happens.
 
-Both sides, each with its own copy:
-  ``course/``         the course's helpers as the grader's package (generated from ``source/mlp/``): messages,
+Both sides:
+  ``course/``         the course's helpers as the grader's package (links to ``source/mlp/``'s files): messages,
                       comparisons, the mistake catalogue, the MNIST loader. The worker gets a copy of it.
 Untrusted side, runs beside student code (in a sandboxed worker, with the student's answer cells):
   ``probe/``          calls the student's classes on the hidden inputs and records what came, as plain data. It
@@ -33,7 +33,7 @@ Each hidden test cell calls one ``check_<name>`` of this module with the student
 notebook's kernel has only a stand-in of this package (``grading/kernel.py``) and every check is decided outside
 it (``grading/verify.py``). Called in a process of your own, ``check_<name>`` probes and judges there, returning
 None on success and raising ``nn_messages.CheckFailed`` (the failure, as data) on failure. The judges use the
-grader's own copy of the course's helpers (``course``); the probes build the student's parameters with the
+course's helpers as the grader's package (``course``); the probes build the student's parameters with the
 student's ``nn_core``, which nbgrader places next to the notebook.
 """
 
@@ -65,7 +65,7 @@ def _check_here(check: str) -> Callable[[type], None]:
         language = edition_language(Path.cwd())
         try:
             note = importlib.import_module("autograder.judge.checks").run_here(check, student_class)
-        except CheckFailed as failed:  # shown in the edition's language (the grader's copy of the helpers is English)
+        except CheckFailed as failed:  # shown in the edition's language (the grader's helpers are the English master's)
             shown = render_message(failed.failure.render(language))
             failed._render_traceback_ = lambda: shown  # type: ignore[method-assign]
             raise

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import importlib
 import io
 import os
 import subprocess
@@ -19,16 +18,13 @@ os.environ.setdefault(
     "MLP_GRADER_SECRET", "the-kit-tests-own-secret"
 )  # tests pass for any secret; this one must never leak
 
+import autograder.course  # noqa: E402, F401 - binds the helpers' bare names to the grader's modules
 from autograder import classroom  # noqa: E402
-from autograder.cli.course_package import MODULES as COURSE_MODULES  # noqa: E402
 
-# One copy of each course helper in the tests' process: the student's bare names (``nn_messages``, imported by the
-# public checks) are the grader's modules (``autograder.course.nn_messages``), generated from the same file, so a
+# One copy of each course helper in the tests' process, as in the grader's: the student's bare names (``nn_messages``,
+# imported by the public checks) are the grader's modules (``autograder.course.nn_messages``, the same files), so a
 # public check and a hidden check (probed and judged here, ``checks.run_here``) fail with the same ``CheckFailed``.
-# Grading never does this: the grader imports only its own copy, the worker and the kernel only theirs
-# (``tests/test_trust_line.py``); the slow tier grades in real workers.
-for _name in COURSE_MODULES:
-    sys.modules.setdefault(_name, importlib.import_module(f"autograder.course.{_name}"))
+# The kernel and the worker hold theirs (``tests/test_trust_line.py``); the slow tier grades in real workers.
 from autograder.classroom import apply_edits  # noqa: E402
 from autograder.grading import class_run  # noqa: E402
 from catalogue.attacks import CHEATS, CORRECT, FAULTS, Context  # noqa: E402

@@ -1,6 +1,6 @@
 """The trust line in the package's shape: what runs beside student code imports nothing of the grader's trusted side.
 
-Untrusted side: ``autograder/probe/`` (runs in the sandboxed worker, with the grader's copy of the course helpers,
+Untrusted side: ``autograder/probe/`` (runs in the sandboxed worker, with the course helpers the grader uses,
 ``autograder/course/``) and the course's helper modules in ``source/mlp/`` (run in the student's kernel). The trusted
 side imports the course helpers as its own package, never by their bare names (the student's copies). Fast tier:
 reads source files and starts one plain interpreter.
@@ -97,6 +97,22 @@ def test_the_probes_load_in_a_folder_without_the_grader(tmp_path: Path) -> None:
     )
     assert done.returncode == 0, done.stderr
     assert done.stdout.strip() == str(sorted(WORKER_GETS))
+
+
+def test_a_process_holds_one_copy_of_each_course_helper(tmp_path: Path) -> None:
+    """``autograder.course`` loads the master's files, which import one another by bare name, with no course folder
+    on the path (as the grader runs): each bare name is the package's module, so one ``CheckFailed`` exists."""
+    code = (
+        "import sys, autograder.course as c; from autograder.course import nn_checks, nn_diagnosis, nn_messages\n"
+        "assert all(sys.modules[n] is sys.modules['autograder.course.' + n] for n in c.MODULES)\n"
+        "assert nn_checks.CheckFailed is nn_diagnosis.CheckFailed is nn_messages.CheckFailed\n"
+        "print(sorted(n for n in sys.modules if n.startswith(('nn_', 'mnist_'))))"
+    )
+    done = subprocess.run([sys.executable, "-I", "-c", code], cwd=tmp_path, capture_output=True, text=True, check=False)
+    assert done.returncode == 0, done.stderr
+    from autograder.course import MODULES
+
+    assert done.stdout.strip() == str(sorted(MODULES))
 
 
 def test_the_trusted_side_imports_its_own_course_helpers_never_the_students() -> None:

@@ -73,18 +73,13 @@ def agrees(stored: Any, computed: Any) -> bool:
 
 
 def reader() -> ModuleType:
-    """The master's ``nn_public_data`` (the students' reader of the file), loaded under a name of its own."""
-    from autograder.course import nn_messages
+    """The master's ``nn_public_data`` (the students' reader of the file), loaded under a name of its own; its bare
+    ``import nn_messages`` finds the grader's (``autograder.course`` binds the bare names)."""
+    import autograder.course  # noqa: F401
 
     spec = importlib.util.spec_from_file_location("kit_nn_public_data_reader", READER)
     module = importlib.util.module_from_spec(spec)
-    had = sys.modules.get("nn_messages")
-    sys.modules["nn_messages"] = had or nn_messages  # the reader imports its messages by bare name, as students do
-    try:
-        spec.loader.exec_module(module)  # type: ignore[union-attr]
-    finally:
-        if had is None:
-            del sys.modules["nn_messages"]
+    spec.loader.exec_module(module)  # type: ignore[union-attr]
     return module
 
 

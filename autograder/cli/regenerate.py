@@ -3,8 +3,8 @@
 
 In order: the master's hidden test cells (as ``hidden-cells``); the points tables of ``README.md``, of the master's
 introduction and of each translation, and the translated comments of the hidden cells (``autograder.cli.points_table``);
-the messages' wordings modules (``autograder.cli.wordings``, from ``i18n/messages.<language>.toml``); the grader's
-copy of the course helpers (``autograder/course/``, ``autograder.cli.course_package``); the public checks' data (as
+the messages' wordings modules (``autograder.cli.wordings``, from ``i18n/messages.<language>.toml``); the public
+checks' data (as
 ``public-data``); the plot labels' font, when the characters they use changed (as ``plot-font``); every edition
 with a translation ``i18n/mlp.<language>.md`` (as ``edition <language>``); then nbgrader's ``generate_assignment``
 and ``generate_solution`` of ``mlp`` and of every edition, run in the repository (the course root), and the
@@ -22,7 +22,7 @@ import sys
 from pathlib import Path
 
 from autograder import classroom
-from autograder.cli import course_package, edition, hidden_cells, plot_font, points_table, public_data, wordings
+from autograder.cli import edition, hidden_cells, plot_font, points_table, public_data, wordings
 
 REPO = Path(__file__).resolve().parents[2]
 GENERATED = ("release", "solutions")
@@ -62,7 +62,6 @@ def regenerate() -> list[Path]:
         changed.append(hidden_cells.MASTER)
     changed += points_table.write(REPO)
     changed += wordings.write()  # the messages' wordings modules, from i18n/messages.<language>.toml
-    changed += course_package.write()  # the grader's copy of the course helpers, wordings included
     if public_data.write():
         changed.append(public_data.TARGET)
     if plot_font.write():  # only when the plot labels' characters changed

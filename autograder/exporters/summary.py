@@ -3,7 +3,7 @@
 ``top_box`` lists each hidden check that failed with its points, what came, its likely cause (when the evidence names
 one) and the formula; the public checks (0 points) that failed are listed apart. ``contents`` replaces nbgrader's list
 of "Test cell" links with the checks' names and scores. Their words are the messages ``feedback.*`` of
-``autograder.messages`` (imported when called, with the grader's copy of the course helpers, ``autograder.course``).
+``autograder.messages`` (imported when called, with the course helpers, ``autograder.course``).
 """
 
 from __future__ import annotations

@@ -111,8 +111,9 @@ def prepare(
     folder: Path, group: tuple[str, ...], cells: list[dict[str, str]], helpers: Path, student: str = ""
 ) -> tuple[Path, Path]:
     """The worker's two folders: ``program`` (read-only in the sandbox: the worker; an ``autograder`` package holding
-    this group's probes and the grader's copy of the course helpers, which the probes import; the release's helpers,
-    which the answer cells import; the answer cells, manifest and hidden inputs) and ``work`` (empty: a tmpfs inside
+    this group's probes and a copy of the course helpers the grader uses, which the probes import and whose bare names
+    the answer cells then find; the release's helpers, ``nn_core`` among them; the answer cells, manifest and hidden
+    inputs) and ``work`` (empty: a tmpfs inside
     the sandbox)."""
     from autograder.probe.core import save
 

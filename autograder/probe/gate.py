@@ -51,7 +51,7 @@ _NOT_STUDENT = tuple(
     for p in (
         Path(__file__).parent,
         Path(np.__file__).parent,
-        Path(mnist_data.__file__).parent,  # the grader's copy of the course helpers
+        Path(mnist_data.__file__).parent,  # the course helpers the grader uses (a copy in the worker)
         Path(nn_core.__file__).parent,  # the student's: nn_core's Parameter, which NumPy wraps every result in
         *(sysconfig.get_paths()[k] for k in ("stdlib", "platstdlib", "purelib", "platlib")),
     )

@@ -13,8 +13,8 @@ never on rendered text. One concept a module:
 - ``build``: all of it for one assignment, into ``<course>/reports/<assignment>/``.
 
 May import: nbgrader, jinja2, matplotlib, copydetect, ``autograder.settings``, ``autograder.faults``,
-``autograder.registry``, ``autograder.verdict``, ``autograder.safe_html`` (the page's policy), the grader's copy of
-the course helpers (``autograder.course``) with ``autograder.messages``, and the edition's language
+``autograder.registry``, ``autograder.verdict``, ``autograder.safe_html`` (the page's policy), the course helpers
+(``autograder.course``) with ``autograder.messages``, and the edition's language
 (``autograder.helpers``). Never ``autograder.cli``,
 ``autograder.grading``, the judges or the probes.
 """
