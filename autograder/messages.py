@@ -604,6 +604,22 @@ WATCH_NOT_GRADED = message(
     en="Your submission of {submitted} could not be graded automatically: the grader's fault, not yours. Your "
     "instructor has been told; you need not submit again.",
 )
+WATCH_NOT_COLLECTED = message(
+    "watch.not_collected",
+    en="Your submission of {submitted} could not be copied whole out of the exchange, so it was not graded: not your "
+    "fault. Your instructor has been told; you need not submit again.",
+)
+WATCH_NOT_ON_ROSTER = message(
+    "watch.not_on_roster",
+    en="Your submission of {submitted} was not graded: {student} is not on this course's roster. If that is you, ask "
+    "your instructor to add you, then submit again.",
+)
+WATCH_OTHER_ASSIGNMENT = message(
+    "watch.other_assignment",
+    en="Your submission of {submitted} is of an assignment named {assignment}, which this course does not have, so it "
+    "was not graded. The assignment graded now is {expected}: fetch it with nbgrader fetch_assignment {expected} and "
+    "submit it under that name.",
+)
 
 
 # --------------------------------------------------------------------------------------------- the points tables

@@ -119,7 +119,7 @@ def _grade_class(
 ) -> dict[str, bool]:
     kit = KitGrading(config=config)
     grading = prepare_grading(config, assignment)
-    _this_environments_scripts_first()
+    this_environments_scripts_first()
     require_assignment(paths, assignment)
     scheduler = scheduler or kit.scheduler or None
     _say(out, _what_grading_uses(grading))
@@ -167,7 +167,7 @@ def _say(out: Any, text: str) -> None:
     print(student_lines(text, most=100), file=out, flush=True)  # names and faults may carry a student's text
 
 
-def _this_environments_scripts_first() -> None:
+def this_environments_scripts_first() -> None:
     """nbgrader calls its own scripts (alembic) by name: this environment's bin first."""
     os.environ["PATH"] = os.pathsep.join([str(Path(sys.executable).parent), os.environ.get("PATH", "")])
 

@@ -39,9 +39,9 @@ class Uncollected:
         )
 
 
-def latest_in_exchange(config: Config, assignment: str) -> dict[str, datetime] | None:
-    """student -> the time of their latest submission of ``assignment`` in the exchange; None without an exchange
-    this user can list."""
+def in_exchange(config: Config, assignment: str = "*") -> dict[tuple[str, str], datetime] | None:
+    """(student, assignment) -> the time of that student's latest submission of it in the exchange (``"*"``: of
+    every assignment); None without an exchange this user can list."""
     coursedir = CourseDirectory(config=config)
     coursedir.assignment_id = assignment
     if not coursedir.course_id:
@@ -56,20 +56,29 @@ def latest_in_exchange(config: Config, assignment: str) -> dict[str, datetime] |
         found = lister.start()
     except (ExchangeError, OSError):
         return None
-    latest: dict[str, datetime] = {}
+    latest: dict[tuple[str, str], datetime] = {}
     for entry in found or ():
         for submission in entry.get("submissions", ()):
             when = parse_utc(submission["timestamp"])
-            student = submission["student_id"]
-            if student not in latest or when > latest[student]:
-                latest[student] = when
+            which = (submission["student_id"], submission["assignment_id"])
+            if which not in latest or when > latest[which]:
+                latest[which] = when
     return latest
 
 
-def uncollected(config: Config, paths: CoursePaths, assignment: str) -> list[Uncollected] | None:
-    """Each student whose latest submission in the exchange is newer than their collected one, or not collected at
-    all, by student id; None without an exchange to compare with."""
-    latest = latest_in_exchange(config, assignment)
+def latest_in_exchange(config: Config, assignment: str) -> dict[str, datetime] | None:
+    """student -> the time of their latest submission of ``assignment`` in the exchange; None without an exchange
+    this user can list."""
+    found = in_exchange(config, assignment)
+    return None if found is None else {student: when for (student, of), when in found.items() if of == assignment}
+
+
+def uncollected(
+    config: Config, paths: CoursePaths, assignment: str, latest: dict[str, datetime] | None = None
+) -> list[Uncollected] | None:
+    """Each student whose latest submission in the exchange (``latest``, else listed now) is newer than their
+    collected one, or not collected at all, by student id; None without an exchange to compare with."""
+    latest = latest_in_exchange(config, assignment) if latest is None else latest
     if latest is None:
         return None
     found = []

@@ -4,15 +4,19 @@ Every ``Watch.poll_seconds`` it lists the exchange's inbound through the course'
 (``resubmissions.uncollected``, as ``nbgrader list --inbound``) and journals each new submission (``watch_queue``).
 Then, holding the course's grading lock (``course_lock``), for up to ``--jobs`` students picked fairly: collect each
 one's latest submission (``watch_exchange.collect``), grade them with the grade command's own pipeline
-(``class_run.grade_class``, sandbox, retries, feedback and all), and release each one's feedback; a submission it
-could not grade gets a note instead. A student over ``Watch.graded_per_hour`` gets a note saying when theirs will be
-graded. Before the due date the feedback shows what ``Watch.before_due`` says; once it has passed, the full feedback
-of every submission released with less is released again. Every ``Watch.report_minutes`` the class report is written
-again. One status line per event; the grade command's own output goes to ``<graded_dir>/watch/grading.log``.
+(``class_run.grade_class``, sandbox, retries, feedback and all), and release each one's feedback. Bad input gets a
+note released instead, and the watcher goes on: a submission it could not grade, one whose collect came in part (one
+that never came is tried again, then given up on), a student not on the roster (``Watch.roster_only``), a submission
+of an assignment the course does not have. A student over ``Watch.graded_per_hour`` gets a note saying when theirs
+will be graded. Before the due date the feedback shows what ``Watch.before_due`` says; once it has passed, the full
+feedback of every submission released with less is released again. Every ``Watch.report_minutes`` the class report is
+written again. One status line per event; the grade command's own output, and the exchange's, go to
+``<graded_dir>/watch/grading.log``.
 """
 
 from __future__ import annotations
 
+import logging
 import os
 import sys
 import time
@@ -21,18 +25,21 @@ from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
-from traitlets import Enum, Float, Integer
+from traitlets import Bool, Enum, Float, Integer
 from traitlets.config import LoggingConfigurable
 
 from autograder import sandbox
 from autograder.faults import GraderFault
 from autograder.grading import course_lock, privacy, watch_exchange
-from autograder.grading.class_run import grade_class
-from autograder.grading.resubmissions import uncollected
+from autograder.grading.class_run import grade_class, this_environments_scripts_first
+from autograder.grading.resubmissions import in_exchange, uncollected
 from autograder.grading.submissions import shown
-from autograder.grading.watch_queue import Entry, Journal, free_at, next_up
+from autograder.grading.watch_queue import Entry, Journal, free_at, key, next_up
 from autograder.settings import CoursePaths, load_course_config
 from autograder.student_text import student_lines
+
+COLLECT_TRIES = 3
+"""Rounds in which a submission's collect may fail before the watcher gives up on it (it stays in the exchange)."""
 
 
 class Watch(LoggingConfigurable):
@@ -59,6 +66,12 @@ class Watch(LoggingConfigurable):
     report_minutes = Float(
         5.0, min=0.0, help="Minutes between two writings of the class report while submissions are being graded."
     ).tag(config=True)
+    roster_only = Bool(
+        False,
+        help="Grade only the students on the course's roster (the gradebook's students: nbgrader db student import); "
+        "anyone else who submits gets a note saying so, and is not graded. False: a student the gradebook does not "
+        "know is added and graded, as the grade command does.",
+    ).tag(config=True)
 
 
 def _now() -> datetime:
@@ -76,6 +89,10 @@ class Watcher:
         state.mkdir(parents=True, exist_ok=True)
         self.journal = Journal(state / "journal.json")
         self.log = (state / "grading.log").open("a", encoding="utf-8")
+        self.exchange_log = logging.getLogger(f"autograder.watch.{id(self)}")  # the exchange's words, into the log
+        self.exchange_log.addHandler(logging.StreamHandler(self.log))
+        self.exchange_log.propagate = False
+        this_environments_scripts_first()  # the gradebook, opened here, may call nbgrader's alembic
         self.env = dict(os.environ)
         self.reported = time.monotonic()
         self.graded_since_report = False
@@ -105,24 +122,25 @@ class Watcher:
 
     def round(self) -> None:
         """Look at the exchange once, grade what may be graded now, tell the held, reveal, report."""
-        found_all = uncollected(self.config, self.paths, self.assignment)
-        if found_all is None and not self.unlisted:
+        listed = in_exchange(self.config)
+        if listed is None and not self.unlisted:
             self.say_line("-", "WARNING", "cannot list the exchange's inbound (c.Exchange.root, course_id?)")
-        self.unlisted = found_all is None
-        for found in found_all or ():
+        self.unlisted = listed is None
+        latest = {student: when for (student, of), when in (listed or {}).items() if of == self.assignment}
+        for found in uncollected(self.config, self.paths, self.assignment, latest) or ():
             entry = self.journal.add(found.student, found.in_exchange.isoformat())
             if entry is not None:
                 self.say(entry, "queued")
+        self.strays({which: when for which, when in (listed or {}).items() if which[1] != self.assignment})
         ready, held = next_up(self.journal, time.time(), self.watch.graded_per_hour)
         for entry in held:
             if not entry.noted:
                 self.hold(entry)
-        if ready:
-            self.grade(ready[: self.jobs])
+        graded = bool(ready) and self.grade(ready[: self.jobs])
         self.reveal()
         if self.graded_since_report and time.monotonic() - self.reported >= self.watch.report_minutes * 60:
             self.report()
-        if not ready:
+        if not graded:
             time.sleep(self.watch.poll_seconds)
 
     def say_line(self, student: str, event: str, detail: str = "") -> None:
@@ -151,16 +169,23 @@ class Watcher:
         due = self.due(student)
         return "full" if due is None or _now() >= due else self.watch.before_due
 
-    def grade(self, batch: list[Entry]) -> None:
-        """Collect, grade and release the batch's submissions, holding the course's grading lock."""
+    def grade(self, batch: list[Entry]) -> bool:
+        """Collect, grade and release the batch's submissions, holding the course's grading lock; whether any was
+        graded (a submission that did not come, or whose student is not on the roster, gets a note instead)."""
+        from autograder import messages as say
+
         with course_lock.grading(self.paths.graded_dir(), self.out):
             groups: dict[str, list[Entry]] = {}
+            handed: dict[str, list[str]] = {}  # the notebooks each handed in, before grading renames any
             for entry in batch:
-                self.journal.mark(entry, "grading", graded_at=entry.graded_at or time.time())
-                if watch_exchange.collect(self.paths, self.assignment, entry.student, self.env) is None:
-                    self.say(entry, "lost", "(nbgrader collect found no submission; see its log)")
-                    self.journal.mark(entry, "failed")
+                if not self.collected(entry):
                     continue
+                handed[entry.student] = watch_exchange.handed_in(self.paths, self.assignment, entry.student)
+                if self.watch.roster_only and entry.student not in self.roster():
+                    note = say.WATCH_NOT_ON_ROSTER(submitted=entry.submitted, student=entry.student)
+                    self.refuse(entry, note, "NOT ON ROSTER")
+                    continue
+                self.journal.mark(entry, "grading", graded_at=entry.graded_at or time.time())
                 groups.setdefault(self.visibility(entry.student), []).append(entry)
             for visibility, entries in groups.items():
                 for entry in entries:
@@ -177,11 +202,85 @@ class Watcher:
                     write_report=False,
                 )
                 for entry in entries:
-                    self.finish(entry, graded.get(entry.student), visibility)
-        self.graded_since_report = True
+                    self.finish(entry, graded.get(entry.student), visibility, handed[entry.student])
+        self.graded_since_report = self.graded_since_report or bool(groups)
+        return bool(groups)
 
-    def finish(self, entry: Entry, graded: bool | None, visibility: str) -> None:
-        """Release the graded submission's feedback, or a note saying it could not be graded; journal it."""
+    def collected(self, entry: Entry) -> bool:
+        """Collect the entry's submission; False if it did not come whole: then a note is released if it came in part
+        (its secret with it), it is tried again next round, or after ``COLLECT_TRIES`` given up on, said."""
+        from autograder import messages as say
+
+        went = watch_exchange.collect(self.config, self.assignment, entry.student, self.exchange_log)
+        have = self.paths.coursedir.get_existing_timestamp(str(self.paths.submitted(entry.student, self.assignment)))
+        if went and have is not None and have >= datetime.fromisoformat(entry.submitted):
+            return True
+        tries = entry.tries + 1
+        if have is not None and have.isoformat() == entry.submitted:  # came in part: the student can be told
+            self.journal.mark(entry, entry.state, tries=tries)
+            self.refuse(entry, say.WATCH_NOT_COLLECTED(submitted=entry.submitted), "NOT COLLECTED")
+        elif tries < COLLECT_TRIES:
+            self.journal.mark(entry, "queued", tries=tries)
+            self.say(entry, "retry", "(the exchange's collect did not bring it; see grading.log)")
+        else:
+            self.journal.mark(entry, "failed", tries=tries)
+            self.say(entry, "LOST", f"(not collected in {tries} tries; still in the exchange; see grading.log)")
+        return False
+
+    def tell(self, entry: Entry, message: Any, assignment: str = "") -> bool:
+        """Release ``message`` as the student's feedback on their collected submission (of ``assignment``, else the
+        watched one); whether it reached the exchange."""
+        assignment = assignment or self.assignment
+        with course_lock.grading(self.paths.graded_dir(), self.out):
+            notebook = self.notebook if assignment == self.assignment else ""
+            text = message.render(self.language())
+            return watch_exchange.note(
+                self.paths, assignment, notebook, entry.student, text, self.language()
+            ) and watch_exchange.release(self.config, assignment, entry.student, self.exchange_log)
+
+    def refuse(self, entry: Entry, message: Any, event: str) -> None:
+        """Tell the student why this submission is not graded; journal it as done."""
+        told = self.tell(entry, message, entry.assignment)
+        self.journal.mark(entry, "failed")
+        self.say(entry, event, "(a note released)" if told else "(its note could not be released; see grading.log)")
+
+    def strays(self, found: dict[tuple[str, str], datetime]) -> None:
+        """Release a note on each new submission of an assignment the course does not have (one it has is not the
+        watcher's to grade, and stays untouched)."""
+        from autograder import messages as say
+
+        done = {k for k, e in self.journal.entries.items() if e.assignment and e.state == "failed"}
+        new = {which: when for which, when in found.items() if key(which[0], when.isoformat(), which[1]) not in done}
+        known = self.assignments() if new else set()
+        for (student, assignment), when in sorted(new.items()):
+            if assignment in known:
+                continue
+            self.journal.add(student, when.isoformat(), assignment=assignment)  # a kill before its note: noted again
+            entry = self.journal.entries[key(student, when.isoformat(), assignment)]
+            with course_lock.grading(self.paths.graded_dir(), self.out):
+                watch_exchange.collect(self.config, assignment, student, self.exchange_log)
+                note = say.WATCH_OTHER_ASSIGNMENT(
+                    submitted=entry.submitted, assignment=assignment, expected=self.assignment
+                )
+                self.refuse(entry, note, "OTHER")
+
+    def roster(self) -> set[str]:
+        """The students in the gradebook."""
+        from nbgrader.api import Gradebook
+
+        with Gradebook(self.paths.db_url(), self.paths.coursedir.course_id) as gradebook:
+            return {student.id for student in gradebook.students}
+
+    def assignments(self) -> set[str]:
+        """The assignments in the gradebook."""
+        from nbgrader.api import Gradebook
+
+        with Gradebook(self.paths.db_url(), self.paths.coursedir.course_id) as gradebook:
+            return {assignment.name for assignment in gradebook.assignments}
+
+    def finish(self, entry: Entry, graded: bool | None, visibility: str, handed: list[str]) -> None:
+        """Release the graded submission's feedback (under the name of each notebook ``handed`` in too), or a note
+        saying it could not be graded; journal it."""
         if graded is None:  # graded already, as it is now, before the watcher was killed: its feedback, then release
             from autograder.grading.autograde import feedback_one
 
@@ -189,9 +288,10 @@ class Watcher:
         if not graded:
             from autograder import messages as say
 
-            text = say.WATCH_NOT_GRADED(submitted=entry.submitted).render(self.language())
-            watch_exchange.note(self.paths, self.assignment, self.notebook, entry.student, text)
-        released = watch_exchange.release(self.paths, self.assignment, entry.student, self.env)
+            released = self.tell(entry, say.WATCH_NOT_GRADED(submitted=entry.submitted))
+        else:
+            watch_exchange.also_as(self.paths, self.assignment, self.notebook, entry.student, handed)
+            released = watch_exchange.release(self.config, self.assignment, entry.student, self.exchange_log)
         self.journal.mark(entry, "released" if graded else "failed", visibility=visibility)
         event = ("released" if released else "UNRELEASED") if graded else "NOT GRADED"
         self.say(entry, event, f"({visibility})" if graded else "(a note released; see grading.log)")
@@ -205,15 +305,14 @@ class Watcher:
 
         when = free_at(self.journal, entry.student, time.time(), self.watch.graded_per_hour)
         at = f"{datetime.fromtimestamp(when, UTC):%H:%M} UTC"
-        text = say.WATCH_HELD(submitted=entry.submitted, limit=self.watch.graded_per_hour, when=at)
+        note = say.WATCH_HELD(submitted=entry.submitted, limit=self.watch.graded_per_hour, when=at)
         with course_lock.grading(self.paths.graded_dir(), self.out):
-            if watch_exchange.collect(self.paths, self.assignment, entry.student, self.env) is not None:
-                watch_exchange.note(
-                    self.paths, self.assignment, self.notebook, entry.student, text.render(self.language())
-                )
-                watch_exchange.release(self.paths, self.assignment, entry.student, self.env)
+            told = watch_exchange.collect(self.config, self.assignment, entry.student, self.exchange_log) and self.tell(
+                entry, note
+            )
         self.journal.mark(entry, entry.state, noted=True)
-        self.say(entry, "held", f"(over {self.watch.graded_per_hour} an hour: graded at {at})")
+        detail = "" if told else "; its note could not be released, see grading.log"
+        self.say(entry, "held", f"(over {self.watch.graded_per_hour} an hour: graded at {at}{detail})")
 
     def reveal(self) -> None:
         """Once a student's due date has passed, their latest feedback released with less than everything again,
@@ -221,7 +320,7 @@ class Watcher:
         from autograder.grading.autograde import feedback_one
 
         latest: dict[str, Entry] = {}
-        for entry in sorted(self.journal.entries.values(), key=lambda e: e.submitted):
+        for entry in self.journal.watched():
             latest[entry.student] = entry
         for entry in latest.values():
             if (
@@ -232,7 +331,9 @@ class Watcher:
                 continue
             with course_lock.grading(self.paths.graded_dir(), self.out):
                 why = feedback_one(self.paths, self.assignment, entry.student, self.env, "full")
-                done = why is None and watch_exchange.release(self.paths, self.assignment, entry.student, self.env)
+                done = why is None and watch_exchange.release(
+                    self.config, self.assignment, entry.student, self.exchange_log
+                )
             self.journal.mark(entry, "released", visibility="full")  # tried once: a failure is said, not retried
             self.say(entry, "released" if done else "UNRELEASED", "(full: the due date has passed)")
 

@@ -3,7 +3,8 @@
 Every submission the watcher has seen is one entry, keyed by student and the submission's time in the exchange, in a
 JSON file in the course's private state (``<KitGrading.graded_dir>/watch/journal.json``), written atomically after
 each step: ``queued`` (seen), ``grading`` (collected, being graded), ``released`` (graded, feedback released),
-``failed`` (not graded, a note released), ``superseded`` (a newer submission of the same student came first). After a
+``failed`` (not graded, a note released if one could be), ``superseded`` (a newer submission of the same student came
+first). A submission of an assignment the course does not have is an entry too (``assignment``), never graded. After a
 crash (SIGKILL) a restarted watcher finds every entry it had not finished still ``queued`` or ``grading`` and grades
 it; one it finished is never graded again, and a submission seen again is not a new entry.
 
@@ -34,15 +35,17 @@ class Entry:
     graded_at: float | None = None  # time.time() when its grading started, for the rate limit
     visibility: str = ""  # what its released feedback showed ("full", "public", "passfail")
     noted: bool = False  # the student was told it is held by the rate limit
+    tries: int = 0  # collects that did not bring it
+    assignment: str = ""  # another assignment's (a note released, never graded); "" the watched one's
 
     @property
     def key(self) -> str:
-        return key(self.student, self.submitted)
+        return key(self.student, self.submitted, self.assignment)
 
 
-def key(student: str, submitted: str) -> str:
-    """An entry's key: the student and the submission's time."""
-    return f"{student}@{submitted}"
+def key(student: str, submitted: str, assignment: str = "") -> str:
+    """An entry's key: the student, the submission's time, and its assignment unless it is the watched one."""
+    return f"{student}@{submitted}" + (f"+{assignment}" if assignment else "")
 
 
 class Journal:
@@ -65,13 +68,18 @@ class Journal:
             os.fsync(out.fileno())
         os.replace(temporary, self.path)
 
-    def add(self, student: str, submitted: str) -> Entry | None:
+    def add(self, student: str, submitted: str, assignment: str = "", state: str = "queued") -> Entry | None:
         """Record a submission seen in the exchange; return its entry if it is new, None if already known."""
-        if key(student, submitted) in self.entries:
+        if key(student, submitted, assignment) in self.entries:
             return None
-        entry = self.entries[key(student, submitted)] = Entry(student, submitted)
+        entry = Entry(student, submitted, state, assignment=assignment)
+        self.entries[entry.key] = entry
         self.save()
         return entry
+
+    def watched(self) -> list[Entry]:
+        """The entries of the watched assignment, oldest first."""
+        return sorted((e for e in self.entries.values() if not e.assignment), key=lambda e: e.submitted)
 
     def mark(self, entry: Entry, state: str, **changes: object) -> None:
         entry.state = state
@@ -82,7 +90,7 @@ class Journal:
     def open_entries(self) -> list[Entry]:
         """Every submission still owed a grading, each student's latest only; the older ones are superseded."""
         latest: dict[str, Entry] = {}
-        for entry in sorted(self.entries.values(), key=lambda e: e.submitted):
+        for entry in self.watched():
             if entry.state in OPEN:
                 if entry.student in latest:
                     self.mark(latest[entry.student], "superseded")
