@@ -92,7 +92,8 @@ def _fetched(tmp_path: Path, course: Path, student: str, assignment: str = "mlp"
 def _fake_grading(graded: list[str]):
     """``grade_class`` as the watcher calls it: each student's feedback written, True for each."""
 
-    def grade_class(root: Path, assignment: str, notebook: str, jobs: int, students: list[str], **_: object):
+    def grade_class(root: Path, assignment: str, notebook: str, jobs: int, students: list[str], **kwargs: object):
+        graded.extend(f"scheduler {kwargs['scheduler']}" for _ in ([1] if kwargs.get("scheduler") else []))
         for student in students:
             submitted, feedback = root / "submitted" / student / assignment, root / "feedback" / student / assignment
             shutil.rmtree(feedback, ignore_errors=True)
@@ -247,3 +248,16 @@ def test_a_collect_that_fails_is_tried_again_then_given_up_and_one_that_came_in_
     assert "could not be copied whole out of the exchange" in note, note
     monkeypatch.setattr(watch_exchange, "collect", collect)
     assert _in_exchange(course) == 2  # both still there, for the instructor's own collect
+
+
+def test_the_watcher_grades_on_the_dask_cluster_it_is_given(
+    tmp_path: Path, blank_gradebook: Path, graded: list[str]
+) -> None:
+    """``--scheduler`` reaches the class grading (which sends each submission to that cluster, ``grading.cluster``;
+    ``tests/test_cluster.py`` grades there); without it, the course's ``c.KitGrading.scheduler`` or this machine."""
+    course = _course(tmp_path, blank_gradebook, EXCHANGES[0])
+    _hand_in(tmp_path, EXCHANGES[0], "ann", FIRST)
+    watch.Watcher(course, "mlp", "mlp.ipynb", jobs=2, out=io.StringIO(), scheduler="tcp://cluster:8786").round()
+    _hand_in(tmp_path, EXCHANGES[0], "ann", SECOND)
+    watch.Watcher(course, "mlp", "mlp.ipynb", jobs=2, out=io.StringIO()).round()
+    assert graded == ["scheduler tcp://cluster:8786", "ann", "ann"]

@@ -81,8 +81,11 @@ def _now() -> datetime:
 class Watcher:
     """One course's watcher: its journal, its settings, and the steps of one round."""
 
-    def __init__(self, course: Path, assignment: str, notebook: str, jobs: int, out: Any = sys.stdout) -> None:
+    def __init__(
+        self, course: Path, assignment: str, notebook: str, jobs: int, out: Any = sys.stdout, scheduler: str = ""
+    ) -> None:
         self.config = load_course_config(course)
+        self.scheduler = scheduler or None  # a Dask scheduler's address; None: c.KitGrading.scheduler, else here
         self.paths, self.watch = CoursePaths(self.config), Watch(config=self.config)
         self.assignment, self.notebook, self.jobs, self.out = assignment, notebook, max(1, jobs), out
         state = self.paths.graded_dir() / "watch"
@@ -200,6 +203,7 @@ class Watcher:
                     out=self.log,
                     visibility=visibility,
                     write_report=False,
+                    scheduler=self.scheduler,
                 )
                 for entry in entries:
                     self.finish(entry, graded.get(entry.student), visibility, handed[entry.student])
