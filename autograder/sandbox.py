@@ -57,6 +57,10 @@ ENV = shutil.which("env", path="/usr/bin:/bin") or "env"
 # where the course folder does not exist, that `..` cannot be followed. Normalised, not resolved: a venv's python is
 # a link whose own place tells Python which environment it runs.
 PYTHON = os.path.abspath(sys.executable)
+ISOLATED = ("-E", "-s")
+"""How a script beside student code starts: no ``PYTHON*`` variable, no user site-packages, and on ``sys.path`` the
+script's own folder (Python puts it first), never the working folder, which is the submission's (``python -I``
+without ``-P``, which would leave the script's folder out too)."""
 NAMESPACE_ERRORS = ("namespace", "uid map", "unshare")  # how bwrap says it could not make its namespaces
 
 

@@ -10,6 +10,8 @@ from __future__ import annotations
 
 import asyncio
 import os
+import subprocess
+import sys
 import threading
 import time
 from pathlib import Path
@@ -27,6 +29,7 @@ from nbformat import NotebookNode
 from nbformat.v4 import output_from_msg
 from traitlets.config import Config
 
+from autograder import sandbox
 from autograder.faults import GraderFault
 from autograder.grading import kernel
 from autograder.grading.cell_limits import OUTPUT_CHARS, OutputCap, TimeBudget
@@ -223,11 +226,34 @@ def test_the_kernel_process_output_reaches_the_log_only_up_to_its_cap(capfd: pyt
     assert len(logged) < 10_300
 
 
+def test_a_script_started_isolated_finds_its_own_folder_first_and_never_the_working_folder(tmp_path: Path) -> None:
+    """``sandbox.ISOLATED``, as the kernel's launcher and the workers start: the script's folder first on sys.path,
+    the working folder (the submission's, holding a module of the script's folder's name) and PYTHONPATH nowhere."""
+    program, submission = tmp_path / "program", tmp_path / "submission"
+    program.mkdir(), submission.mkdir()
+    (program / "own.py").write_text("WHERE = 'program'\n")
+    (submission / "own.py").write_text("WHERE = 'submission'\n")
+    (program / "main.py").write_text(
+        "import os, sys, own\n"
+        "print(own.WHERE, bool({os.getcwd(), ''} & set(sys.path)), any('submission' in p for p in sys.path))"
+    )
+    env = {**os.environ, "PYTHONPATH": str(submission)}
+    done = subprocess.run(
+        [sys.executable, *sandbox.ISOLATED, str(program / "main.py")],
+        cwd=submission,
+        env=env,
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    assert done.stdout.split() == ["program", "False", "False"]
+
+
 def test_the_kernel_starts_isolated_from_the_stand_ins_folder(tmp_path: Path) -> None:
     spec = ["/py/bin/python", "-m", "ipykernel_launcher", "-f", "{connection_file}", "--X=1"]
     command = kernel.trusted_command(spec, tmp_path)
-    assert command[:4] == ["/py/bin/python", "-I", "-B", str(tmp_path / "kit_kernel.py")]
-    assert command[4:7] == ["-f", "{connection_file}", "--X=1"] and "ipykernel_launcher" not in command
+    assert command[:5] == ["/py/bin/python", *sandbox.ISOLATED, "-B", str(tmp_path / "kit_kernel.py")]
+    assert command[5:8] == ["-f", "{connection_file}", "--X=1"] and "ipykernel_launcher" not in command
     assert all(f"--IPKernelApp.exec_lines={line}" in command for line in kernel.EXEC_LINES)
     with pytest.raises(GraderFault):
         kernel.trusted_command(["/py/bin/python", "other_kernel.py"], tmp_path)

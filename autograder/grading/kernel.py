@@ -107,12 +107,9 @@ def _notebook_folder_on_path(*args):
 
 get_ipython().events.register("pre_run_cell", _notebook_folder_on_path)
 """
-# The kernel's entry point, run isolated (python -I): no folder of the submission is on sys.path, only the stand-in's.
-KERNEL_LAUNCHER = """import os
-import sys
-
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-import kit_no_processes
+# The kernel's entry point, run isolated (``sandbox.ISOLATED``): no folder of the submission is on sys.path, only the
+# stand-in's, this script's own.
+KERNEL_LAUNCHER = """import kit_no_processes
 from ipykernel import kernelapp
 
 kit_no_processes.install()
@@ -275,13 +272,13 @@ def _is_socket(path: Path) -> bool:
 
 
 def trusted_command(kernel_cmd: list[str], stand_in: Path) -> list[str]:
-    """The kernel spec's ``python -m ipykernel_launcher ARGS`` as ``python -I -B <stand-in>/kit_kernel.py ARGS``
+    """The kernel spec's ``python -m ipykernel_launcher ARGS`` as ``python -E -s -B <stand-in>/kit_kernel.py ARGS``
     with the kit's own options: started isolated, the working directory (the submission) is not on its path."""
     if kernel_cmd[1:3] != ["-m", "ipykernel_launcher"]:
         raise GraderFault(f"the grading kernel is not a Python kernel the kit knows how to start ({kernel_cmd[:3]})")
     return [
         kernel_cmd[0],
-        "-I",
+        *sandbox.ISOLATED,
         "-B",
         str(stand_in / "kit_kernel.py"),
         *kernel_cmd[3:],  # nbclient's own options among them: --HistoryManager.hist_file=:memory:

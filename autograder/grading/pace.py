@@ -36,8 +36,7 @@ CHUNK = 200
 EVERY = 5.0
 """Wall seconds between two pace chunks while the student's worker runs."""
 ROOT = Path(__file__).resolve().parents[2]
-PROGRAM = f"""import sys
-sys.path.insert(0, {str(ROOT)!r})
+PROGRAM = """import sys
 from autograder.grading.pace import pace_main
 pace_main(sys.argv[1:])
 """
@@ -100,7 +99,9 @@ class Pace:
         env = {"PATH": os.environ.get("PATH", "/usr/bin:/bin"), "OPENBLAS_NUM_THREADS": "1", "OMP_NUM_THREADS": "1"}
         try:
             self._process = subprocess.Popen(
-                [sys.executable, "-I", "-c", PROGRAM, str(hidden), str(batch), str(chunk)],
+                # run in ROOT, whose autograder ``-c`` finds first (an instructor's clone may not be installed)
+                [sys.executable, "-E", "-s", "-c", PROGRAM, str(hidden), str(batch), str(chunk)],
+                cwd=ROOT,
                 stdin=subprocess.PIPE,
                 stdout=subprocess.PIPE,
                 stderr=subprocess.DEVNULL,

@@ -51,8 +51,7 @@ if TYPE_CHECKING:  # the course's helpers are importable once the grading is pre
 GRADER_PACKAGE = Path(__file__).resolve().parents[1]
 PROBE_DIR = GRADER_PACKAGE / "probe"
 COURSE_DIR = GRADER_PACKAGE / "course"
-WORKER = """import os, sys
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+WORKER = """import sys
 from autograder.probe.run import main
 main(sys.argv[1:])
 """
@@ -219,7 +218,7 @@ def run_worker(
     pace = Pace(gate["hidden"], gate["batch"]) if gate is not None else None
     with log.open("wb") as err, pace or contextlib.nullcontext():
         process = subprocess.Popen(
-            box.wrap([sandbox.PYTHON, "-I", str(program / "worker.py"), *checks]),
+            box.wrap([sandbox.PYTHON, *sandbox.ISOLATED, str(program / "worker.py"), *checks]),
             cwd=box.workdir,
             stdin=subprocess.DEVNULL,
             stdout=subprocess.PIPE,
