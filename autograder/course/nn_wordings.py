@@ -25,6 +25,8 @@ WORDINGS: dict[str, dict[str, str]] = {
         "shapes.dot": "形状为 {left} 和 {right} 的两个数组做矩阵乘积，第一个数组的最后一个轴与第二个数组的第一个轴长度应当相同\n  NumPy 的原文：{numpy}",
         "shapes.broadcast": "对形状为 {shapes} 的数组做逐元素运算（+、-、*、/ 或 NumPy 函数），这些形状无法广播到一起\n  NumPy 的原文：{numpy}",
         "shapes.output": "原地运算（例如 += 或 out=）要把形状为 {result} 的结果写入形状为 {target} 的数组\n  NumPy 的原文：{numpy}",
+        "core.not_implemented": "{method} 还没有实现",
+        "core.not_a_parameter": "Optimizer 只接受 Parameter，传入的却是 {kind}",
         "not_written": "{what}：`{method}` 还没有实现。\n  请在 `raise NotImplementedError()` 的位置写上你的代码，运行它所在的单元格，然后再运行这项检查。",
         "expected_unchanged": "{what}：应保持不变，实际被修改了",
         "parameters_differ": "{what}：应当给出参数 {names}，形状依次为 {shapes}；实际给出了 {count} 个数组，形状依次为 {found}。",

@@ -292,6 +292,10 @@ SHAPES_OUTPUT = message(
     en="an in-place operation (such as += or out=) writes a result of shape {result} into an array of shape "
     "{target}\n  NumPy's words: {numpy}",
 )
+CORE_NOT_IMPLEMENTED = message("core.not_implemented", en="{method} is not implemented yet")
+"""``nn_core``'s base ``Module.forward``, ``Module.backward`` and ``Optimizer.step``: a method the subclass lacks."""
+CORE_NOT_A_PARAMETER = message("core.not_a_parameter", en="Optimizer expects Parameters, got {kind}")
+"""``nn_core``'s ``Optimizer`` given something other than a ``Parameter`` (``kind``: its type's name)."""
 NOT_WRITTEN = message(
     "not_written",
     en="{what}: `{method}` is not written yet.\n"
