@@ -269,8 +269,10 @@ _CONJUNCTIONS = {ALL_OF.id: "and"}
 
 # --- the sentence of a failure: what was checked, and what went wrong
 EXPECTED_GOT = case(message("expected_got", en="{what}: expected {expected}, got {got}."), "expected", "got")
-RAISED = case(message("raised", en="{what} raised {exception}: {message}"), "exception")
-RAISED_AT = case(message("raised_at", en="{what} raised {exception}: {message}\n  in your code: `{line}`"), "exception")
+RAISED = case(message("raised", en="{what} raised {exception}: {message}"), "exception", "message")
+RAISED_AT = case(
+    message("raised_at", en="{what} raised {exception}: {message}\n  in your code: `{line}`"), "exception", "message"
+)
 SHAPES_MATMUL = message(
     "shapes.matmul",
     en="in a matrix product `A @ B`, the last axis of A has {left} entries and the first axis of B has {right}: they "
@@ -470,6 +472,17 @@ message("raised_at.RecursionError", en="{what} raised {exception}: {message}\n  
 message("raised.MemoryError", en="{what} raised {exception}: {message}")
 message("raised_at.MemoryError", en="{what} raised {exception}: {message}\n  in your code: `{line}`")
 message("raised.AssertionError", en="{what} raised {exception}: {message}")
+message("raised.ValueError", en="{what} raised {exception}: {message}")
+message("raised_at.ValueError", en="{what} raised {exception}: {message}\n  in your code: `{line}`")
+# NumPy's shape errors, each explained by its SHAPES_* message: the frame, without the ValueError's explanation
+message("raised.ValueError.shapes.matmul", en="{what} raised {exception}: {message}")
+message("raised_at.ValueError.shapes.matmul", en="{what} raised {exception}: {message}\n  in your code: `{line}`")
+message("raised.ValueError.shapes.dot", en="{what} raised {exception}: {message}")
+message("raised_at.ValueError.shapes.dot", en="{what} raised {exception}: {message}\n  in your code: `{line}`")
+message("raised.ValueError.shapes.broadcast", en="{what} raised {exception}: {message}")
+message("raised_at.ValueError.shapes.broadcast", en="{what} raised {exception}: {message}\n  in your code: `{line}`")
+message("raised.ValueError.shapes.output", en="{what} raised {exception}: {message}")
+message("raised_at.ValueError.shapes.output", en="{what} raised {exception}: {message}\n  in your code: `{line}`")
 message("raised_at.AssertionError", en="{what} raised {exception}: {message}\n  in your code: `{line}`")
 
 # --- likely causes: each names one mistake, and is counted by its id in the class report
