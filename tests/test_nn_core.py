@@ -2,9 +2,9 @@
 
 import numpy as np
 import pytest
+from nn_messages import CORE_NOT_A_PARAMETER, CORE_NOT_IMPLEMENTED
 
 from nn_core import Module, Optimizer, Parameter
-from nn_messages import CORE_NOT_A_PARAMETER, CORE_NOT_IMPLEMENTED
 
 
 class _Pair(Module):

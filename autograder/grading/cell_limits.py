@@ -39,12 +39,10 @@ def grouped(count: int, language: str) -> str:
 
 
 def cell_name(cell: NotebookNode | None, index: int, language: str = "en") -> str:
-    """A cell as the student knows it: its nbgrader id (the answer cell 'linear'), else its place."""
-    from autograder import messages as say
+    """A cell as the student knows it (``cell_names``: the cell defining ``Linear``), else by its place."""
+    from autograder.cell_names import cell_called
 
-    name = grade_id(cell)
-    named = say.KERNEL_CELL_NAMED(name=repr(name)) if name else say.KERNEL_CELL_NUMBER(number=index + 1)
-    return named.render(language)
+    return cell_called(grade_id(cell) or None, index + 1, language).render(language)
 
 
 def error_output(name: str, text: str) -> NotebookNode:

@@ -10,8 +10,9 @@ from collections.abc import Iterable, Iterator
 from typing import Any
 
 import numpy as np
-from nn_i18n import say  # a message in the notebook's language
 from nn_messages import CORE_NOT_A_PARAMETER, CORE_NOT_IMPLEMENTED
+
+from nn_i18n import say  # a message in the notebook's language
 
 
 class Parameter(np.ndarray):

@@ -10,8 +10,9 @@ from collections.abc import Iterable, Iterator
 from typing import Any
 
 import numpy as np
-from nn_i18n import say  # 消息用笔记本的语言显示
 from nn_messages import CORE_NOT_A_PARAMETER, CORE_NOT_IMPLEMENTED
+
+from nn_i18n import say  # 消息用笔记本的语言显示
 
 
 class Parameter(np.ndarray):
