@@ -1,22 +1,22 @@
-"""Load the MNIST handwritten-digit data set as NumPy arrays.
+"""把 MNIST 手写数字数据集读成 NumPy 数组。
 
-Usage::
+用法：
 
     from mnist_data import load_mnist, to_vectors
     mnist = load_mnist()
-    x_train = to_vectors(mnist.train_images)   # float32 (60000, 784) in [0, 1]
+    x_train = to_vectors(mnist.train_images)   # float32 (60000, 784)，取值在 [0, 1]
     y_train = mnist.train_labels                # uint8 (60000,)
 
-Where the files come from (first match wins):
+数据文件从哪里来（按顺序，找到即止）：
 
-1. ``load_mnist(data_dir=...)`` or the environment variable ``MNIST_DIR``:
-   a directory with the four ``.gz`` files that you provide.
-2. A download cache (``cache_dir=...``, else ``$MNIST_CACHE_DIR``, else
-   ``~/.cache/dl-notes/mnist``), filled on first use from the mirrors.
+1. ``load_mnist(data_dir=...)`` 或环境变量 ``MNIST_DIR``：
+   你提供的一个文件夹，里面有四个 ``.gz`` 文件。
+2. 下载缓存（``cache_dir=...``，否则为 ``$MNIST_CACHE_DIR``，再否则为
+   ``~/.cache/dl-notes/mnist``），第一次使用时从镜像站下载。
 
-Every file is checked (gzip integrity, IDX header, sizes, label range), and
-downloaded files must have the official SHA-256 sum. An error says what is wrong in the edition's language (its
-messages are declared in ``nn_messages``).
+每个文件都会被检查（gzip 完整性、IDX 文件头、大小、标签范围），
+下载的文件还必须与官方的 SHA-256 校验和一致。出错时，错误信息用本版本的语言说明问题所在
+（这些消息在 ``nn_messages`` 中声明）。
 """
 
 import gzip

@@ -1,14 +1,14 @@
-"""The notebook's public checks: one function per class, called from the check cell below it.
+"""笔记本的公开检查：每个类一个函数，由类下方的检查单元格调用。
 
-Each check tries your class on small worked examples, on every property its *Graded* paragraph states, and
-against gradients computed with finite differences. Every input and expected value is data, computed once by the
-grader's float64 reference (``nn_public_data``): nothing here computes an answer for inputs of your choosing.
-It prints ``<class>: public checks passed.`` or raises ``CheckFailed`` with one message: what was expected, what
-came, the likely cause (only when what came identifies it) and the formula.
-A method that still raises ``NotImplementedError`` is reported as not written yet, and nothing else is guessed.
+每项检查都会在几个小算例上运行你的类，逐一检查它的**评分要求**所列的每项性质，
+并与有限差分算出的梯度比较。所有输入和应得的结果都是数据，由评分程序的 float64 参考实现事先算好
+（``nn_public_data``）：这里没有任何代码会为你自选的输入算出答案。
+检查通过时打印 ``<类名>：公开检查全部通过。``，否则抛出 ``CheckFailed``，只给出一条消息：应当是什么、
+实际是什么、可能的原因（只在结果能确定原因时给出）以及公式。
+仍然抛出 ``NotImplementedError`` 的方法只会被报告为还没有实现，不再推断别的原因。
 
-Run as a command, ``python mlp/nn_public.py mlp/mlp.ipynb`` is ``nbgrader validate mlp/mlp.ipynb`` with an exit status
-that says whether it passed (``validate``).
+在终端中运行 ``python nn_public.py mlp_zh.ipynb`` 相当于 ``nbgrader validate mlp_zh.ipynb``，
+并且用退出状态表明是否通过（``validate``）。
 """
 
 from __future__ import annotations
