@@ -583,7 +583,7 @@ FEEDBACK_TOP = text("feedback.top", en="(Top)")
 FEEDBACK_ANSWER = text("feedback.answer", en="Your answer")
 FEEDBACK_HIDDEN_HEADING = message("feedback.hidden_heading", en="Hidden tests of {name}")
 FEEDBACK_PUBLIC_HEADING = message("feedback.public_heading", en="Public checks of {name}")
-FEEDBACK_COMMENTS = text("feedback.comments", en="Comments")
+FEEDBACK_COMMENTS = text("feedback.comments", en="Comments:")
 # Feedback released before the due date by ``python -m autograder watch`` (``Watch.before_due``, the exporter's
 # ``visibility``), and the watcher's notes to a student
 FEEDBACK_HELD_PUBLIC = text(

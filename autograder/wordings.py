@@ -215,7 +215,7 @@ WORDINGS: dict[str, dict[str, str]] = {
         "feedback.answer": "你的答案",
         "feedback.hidden_heading": "{name} 的隐藏测试",
         "feedback.public_heading": "{name} 的公开检查",
-        "feedback.comments": "评语",
+        "feedback.comments": "评语：",
         "feedback.held_public": "已评分。截止日期之前，这份反馈只显示你的公开检查；隐藏测试的结果和你的分数在截止日期之后公布。",
         "feedback.held_passfail": "已评分。截止日期之前，这份反馈只显示每个隐藏测试是否通过，不显示分数和说明；其余内容和你的分数在截止日期之后公布。",
         "feedback.hidden_pass": "通过",
