@@ -883,6 +883,31 @@ MLP_BACKWARD_FORMULA = formula(
     "return fc1.backward(grad)",
 )
 
+# --- what ``python nn_public.py NOTEBOOK`` says around the failed cells: nbgrader validate's own words, in English
+
+VALIDATE_FAILED_CELL = text("validate.failed_cell", en="The following cell failed:")
+VALIDATE_ERROR_WAS = text("validate.error_was", en="The error was:")
+VALIDATE_CHANGED_CELL = text("validate.changed_cell", en="The following cell has changed:")
+VALIDATE_TYPE_CHANGED_CELL = message(
+    "validate.type_changed_cell", en="The following {old} cell has changed to a {new} cell:"
+)
+VALIDATE_SUCCESS = text("validate.success", en="Success! Your notebook passes all the tests.")
+VALIDATE_FAILED = message(
+    "validate.failed",
+    en="VALIDATION FAILED ON {count} CELL(S)! If you submit your assignment as it is, you WILL NOT receive full "
+    "credit.",
+)
+VALIDATE_CHANGED = message(
+    "validate.changed",
+    en="THE CONTENTS OF {count} TEST CELL(S) HAVE CHANGED! This might mean that even though the tests are passing now, "
+    "they won't pass when your assignment is graded.",
+)
+VALIDATE_TYPE_CHANGED = message(
+    "validate.type_changed",
+    en="THE TYPES OF {count} CELL(S) HAVE CHANGED! This might mean that even though the tests are passing now, they "
+    "won't pass when your assignment is graded.",
+)
+
 # --- what the notebook shows besides the checks: the training cell, its plots and the MNIST loader
 
 TRAINING_SKIPPED = message(
