@@ -374,6 +374,8 @@ def test_the_kernels_notes_are_written_in_the_editions_language(
     answer.metadata["nbgrader"] = {"grade_id": "linear", "solution": True}
     budget._spent[cell_name(answer, 2, language)] = 4.0
     assert budget.not_run().evalue == not_run
+    shown = budget.not_run().traceback[0]  # the note's English name only beside English words
+    assert shown == (f"\x1b[0;31mTimeBudgetUsedUp\x1b[0m: {not_run}" if language == "en" else not_run)
     assert budget.stopped(3, 3, "'mlp'")["evalue"] == stopped
     cap, cell = OutputCap(1_000, 1_000_000), nbformat.v4.new_code_cell()
     cap.start_notebook(language)
