@@ -503,6 +503,9 @@ REPORT_LATE = message("report.late", en="{hours} h late, {penalty} points off")
 # What the grading kernel writes into a cell it stopped, cut or did not run (``autograder.grading.cell_limits``,
 # ``autograder.preprocessors.kernel``), in the edition's language.
 
+KERNEL_NOTES = ("TimeBudgetUsedUp", "CellTimeoutError", "KernelDied", "MalformedKernelMessage")
+"""The names of the errors the kernel writes its notes as (``cell_limits.error_output``): the feedback shows each as
+its traceback does, its words alone in another language than English."""
 KERNEL_CELL_NUMBER = message("kernel.cell_number", en="cell number {number}")
 """A cell without an nbgrader id, by its place: ``cell number 5`` (第 5 个单元格)."""
 KERNEL_CELL_ANSWER = message("kernel.cell_answer", en="the cell defining {name}")

@@ -376,6 +376,10 @@ def test_the_kernels_notes_are_written_in_the_editions_language(
     assert budget.not_run().evalue == not_run
     shown = budget.not_run().traceback[0]  # the note's English name only beside English words
     assert shown == (f"\x1b[0;31mTimeBudgetUsedUp\x1b[0m: {not_run}" if language == "en" else not_run)
+    from autograder.exporters.summary import _error_of  # the feedback's summary box says it as the cell does
+
+    summary = _error_of({"outputs": [budget.not_run()]})
+    assert summary == (f"TimeBudgetUsedUp: {not_run}" if language == "en" else not_run)
     assert budget.stopped(3, 3, "'mlp'")["evalue"] == stopped
     cap, cell = OutputCap(1_000, 1_000_000), nbformat.v4.new_code_cell()
     cap.start_notebook(language)
@@ -430,3 +434,10 @@ def test_the_kernels_notes_name_a_cell_as_the_student_knows_it_never_by_its_id(g
     if grade:
         cell.metadata["nbgrader"] = {"grade_id": grade}
     assert (cell_name(cell, 2, "en"), cell_name(cell, 2, "zh")) == (en, zh)
+
+
+def test_every_note_the_kernel_writes_is_known_to_the_feedback() -> None:
+    from autograder.grading.kernel import MALFORMED
+    from autograder.messages import KERNEL_NOTES
+
+    assert MALFORMED in KERNEL_NOTES and set(KERNEL_NOTES) >= {"TimeBudgetUsedUp", "CellTimeoutError", "KernelDied"}
