@@ -376,3 +376,12 @@ def test_the_messages_without_a_wording_are_listed(monkeypatch: pytest.MonkeyPat
         '\n1 message(s) are kept in English on purpose in messages.zh.toml (an `"<id>".en` line without its '
         '`"<id>".zh` line)'
     )
+
+
+@pytest.mark.parametrize("module", ["nn_public", "nn_i18n"])
+def test_help_lists_only_the_helpers_functions_whose_docstrings_are_translated(module: str) -> None:
+    """``help(nn_public)`` shows what ``__all__`` names: the functions the notebook calls (``CALLED``), translated."""
+    tree = ast.parse((REPO / "source" / "mlp" / f"{module}.py").read_text())
+    named = next(n.value for n in tree.body if isinstance(n, ast.Assign) and n.targets[0].id == "__all__")
+    functions = [name for name in ast.literal_eval(named) if name != "LANGUAGE"]
+    assert functions == list(edition.CALLED[module])

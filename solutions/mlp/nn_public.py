@@ -28,6 +28,8 @@ from nn_checks import FD_TOLERANCE, check_array, check_dtype, check_gradient, ch
 from nn_core import Module, Parameter
 from nn_i18n import LANGUAGE
 
+# what the notebook calls, and all that help(nn_public) lists (their docstrings are the edition's language)
+__all__ = ["check_linear", "check_relu", "check_cross_entropy", "check_sgd", "check_mlp", "ready_to_train"]
 Check = Callable[[type], None]
 CHECKED: dict[str, bool] = {}
 """Each part whose public check ran in this kernel: whether it passed the last time (read by ``ready_to_train``)."""
