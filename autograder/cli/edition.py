@@ -62,12 +62,12 @@ MODULES = ("nn_core",)
 sections, keyed by the module's name), their code is the master's."""
 CALLED = {
     "nn_public": ("check_linear", "check_relu", "check_cross_entropy", "check_sgd", "check_mlp", "ready_to_train"),
-    "mnist_data": ("load_mnist", "to_vectors"),
+    "mnist_data": ("load_mnist", "to_vectors", "Mnist", "MnistDataError"),  # and what it returns and raises
     "nn_i18n": ("say", "number", "use_plot_fonts"),
 }
-"""The helpers' functions the notebook's cells call, by module: their docstrings and the module's own, which ``help()``
-and Shift-Tab show a student, are translated (``helper`` sections, keyed by the module's name; the rest of the module
-is the master's)."""
+"""The helpers' functions the notebook's cells call (and the classes they return or raise), by module: their
+docstrings and the module's own, which ``help()`` and Shift-Tab show a student, are translated (``helper`` sections,
+keyed by the module's name; the rest of the module is the master's)."""
 
 
 class EditionError(Exception):
@@ -231,7 +231,7 @@ def called_texts(source: str, names: tuple[str, ...]) -> list[Text]:
     tree = ast.parse(source)
     wanted = {tree.body[0].value.lineno} if ast.get_docstring(tree) is not None else set()  # type: ignore[attr-defined]
     for node in ast.walk(tree):
-        if isinstance(node, ast.FunctionDef) and node.name in names and ast.get_docstring(node) is not None:
+        if isinstance(node, (ast.FunctionDef, ast.ClassDef)) and node.name in names and ast.get_docstring(node):
             wanted.add(node.body[0].value.lineno)  # type: ignore[attr-defined]
     starts = _offsets(source)
     return [t for t in code_texts(source) if t.kind == "docstring" and _line(starts, t.start) in wanted]

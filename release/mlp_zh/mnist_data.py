@@ -79,9 +79,9 @@ NUM_CLASSES = 10
 
 
 class MnistDataError(ValueError):
-    """The MNIST files are missing, corrupt or could not be downloaded: each of ``lines`` a message (a ``Text``; a
-    nested error's lines; or words as they are, as after unpickling). ``str()`` is English; a notebook shows it, without
-    a traceback, in the edition's language."""
+    """MNIST 文件缺失、损坏或无法下载：``lines`` 中的每一项是一条消息（一个 ``Text``；
+    或者嵌套错误的各行；或者原样的文字，例如反序列化之后）。``str()`` 是英文；
+    笔记本中用本版本的语言显示它，不显示调用栈。"""
 
     def __init__(self, *lines: Any) -> None:
         self.lines: list[Text | str] = [
@@ -100,7 +100,7 @@ class MnistDataError(ValueError):
 
 @dataclass(frozen=True, eq=False)
 class Mnist:
-    """The four MNIST arrays and where they were read from."""
+    """MNIST 的四个数组，以及读取它们的位置。"""
 
     train_images: np.ndarray  # uint8 (60000, 28, 28)
     train_labels: np.ndarray  # uint8 (60000,)
