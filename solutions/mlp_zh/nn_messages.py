@@ -928,7 +928,7 @@ TRAINING_ON = message(
     "training_on",
     en="Training on {images} images for {epochs} epochs: about 1–2 s per epoch for a correct MLP.",
 )
-EPOCH_PROGRESS = message("epoch_progress", en="epoch {epoch}/{epochs}")
+EPOCH_PROGRESS = message("epoch_progress", en="epoch {epoch}/{epochs}: ")  # the progress bar's text before it
 STEP_UNIT = message("step_unit", en="batch")
 LOSS_SO_FAR = message("loss_so_far", en="loss={loss}")
 EPOCH_DONE = message(

@@ -230,7 +230,7 @@ WORDINGS: dict[str, dict[str, str]] = {
         "train_checks_failed": "暂不训练：{parts} 的公开检查没有通过。请先修正（每个检查单元格都说明了问题所在），然后再运行这个单元格。",
         "train_checks_not_run": "暂不训练：{parts} 的公开检查还没有在这个内核中运行。请先从头运行上面的单元格，然后再运行这个单元格。",
         "training_on": "在 {images} 张训练图像上训练 {epochs} 轮：正确的 MLP 每轮约需 1–2 秒。",
-        "epoch_progress": "第 {epoch}/{epochs} 轮",
+        "epoch_progress": "第 {epoch}/{epochs} 轮：",
         "step_unit": "步",
         "loss_so_far": "损失={loss}",
         "epoch_done": "第 {epoch} 轮：平均训练损失 {loss}，测试准确率 {accuracy}",
