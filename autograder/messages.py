@@ -53,7 +53,7 @@ MISSING_CLASS = message(
 )
 CELL_RAISED = message(
     "checks.cell_raised",
-    en="cell {cell} raised {exception}: {message}",
+    en="{cell} raised {exception}: {message}",
 )
 AND_THEN = message("checks.and_then", en="{first}; {rest}")
 """Two causes in a row (the cells that raised)."""
@@ -503,10 +503,17 @@ REPORT_LATE = message("report.late", en="{hours} h late, {penalty} points off")
 # What the grading kernel writes into a cell it stopped, cut or did not run (``autograder.grading.cell_limits``,
 # ``autograder.preprocessors.kernel``), in the edition's language.
 
+KERNEL_NOTES = ("TimeBudgetUsedUp", "CellTimeoutError", "KernelDied", "MalformedKernelMessage")
+"""The names of the errors the kernel writes its notes as (``cell_limits.error_output``): the feedback shows each as
+its traceback does, its words alone in another language than English."""
 KERNEL_CELL_NUMBER = message("kernel.cell_number", en="cell number {number}")
 """A cell without an nbgrader id, by its place: ``cell number 5`` (第 5 个单元格)."""
-KERNEL_CELL_NAMED = message("kernel.cell_named", en="cell {name}")
-"""A cell by its nbgrader id: ``cell 'linear'``."""
+KERNEL_CELL_ANSWER = message("kernel.cell_answer", en="the cell defining {name}")
+"""An answer cell, by the class the student writes in it (``autograder.cell_names``), never by its nbgrader id."""
+KERNEL_CELL_PUBLIC = message("kernel.cell_public", en="the public checks of {name}")
+KERNEL_CELL_HIDDEN = message("kernel.cell_hidden", en="the hidden test of {name}")
+KERNEL_CELL_SETUP = text("kernel.cell_setup", en="the setup cell (the imports)")
+KERNEL_CELL_TRAINING = text("kernel.cell_training", en="the training cell")
 KERNEL_SPENT = message("kernel.spent", en="{cell} ({seconds} s)")
 KERNEL_BUDGET_USED = message(
     "kernel.budget_used", en="the grading kernel's time budget for the whole notebook ({seconds} s) was used up"
@@ -579,7 +586,7 @@ FEEDBACK_TOP = text("feedback.top", en="(Top)")
 FEEDBACK_ANSWER = text("feedback.answer", en="Your answer")
 FEEDBACK_HIDDEN_HEADING = message("feedback.hidden_heading", en="Hidden tests of {name}")
 FEEDBACK_PUBLIC_HEADING = message("feedback.public_heading", en="Public checks of {name}")
-FEEDBACK_COMMENTS = text("feedback.comments", en="Comments")
+FEEDBACK_COMMENTS = text("feedback.comments", en="Comments:")
 # Feedback released before the due date by ``python -m autograder watch`` (``Watch.before_due``, the exporter's
 # ``visibility``), and the watcher's notes to a student
 FEEDBACK_HELD_PUBLIC = text(

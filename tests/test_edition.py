@@ -152,12 +152,12 @@ def test_each_edition_has_the_master_s_code_grade_ids_and_points(language: str) 
         assert (REPO / "source" / "mlp" / name).read_bytes() == (folder / name).read_bytes(), name
     for name in ("nn_wordings.py", "nn_public_data.py", "nn_public_data.json"):
         assert (REPO / "source" / "mlp" / name).read_bytes() == (folder / name).read_bytes(), name
-    for name, functions in edition.CALLED.items():  # the docstrings of the functions the notebook calls only
+    for name, functions in edition.CALLED.items():  # the module's docstring and its functions' the notebook calls only
         master, translated = ((REPO / "source" / f / f"{name}.py").read_text() for f in ("mlp", f"mlp_{language}"))
         master = master.replace('LANGUAGE = "en"', f'LANGUAGE = "{language}"')  # nn_i18n's language
         assert code_aside(master) == code_aside(translated), f"{name}.py: only its docstrings are translated"
         texts = [t.english for t in edition.called_texts(translated, functions)]
-        assert len(texts) == len(functions) and (language != "zh" or all(re.search(rf"[{CJK}]", t) for t in texts))
+        assert len(texts) == 1 + len(functions) and (language != "zh" or all(re.search(rf"[{CJK}]", t) for t in texts))
     core, core_zh = ((REPO / "source" / f / "nn_core.py").read_text() for f in ("mlp", f"mlp_{language}"))
     assert code_aside(core) == code_aside(core_zh), "nn_core.py: only its texts are translated"
     assert core != core_zh or language != "zh", "nn_core.py: its texts are translated"
@@ -376,3 +376,12 @@ def test_the_messages_without_a_wording_are_listed(monkeypatch: pytest.MonkeyPat
         '\n1 message(s) are kept in English on purpose in messages.zh.toml (an `"<id>".en` line without its '
         '`"<id>".zh` line)'
     )
+
+
+@pytest.mark.parametrize("module", ["nn_public", "nn_i18n"])
+def test_help_lists_only_the_helpers_functions_whose_docstrings_are_translated(module: str) -> None:
+    """``help(nn_public)`` shows what ``__all__`` names: the functions the notebook calls (``CALLED``), translated."""
+    tree = ast.parse((REPO / "source" / "mlp" / f"{module}.py").read_text())
+    named = next(n.value for n in tree.body if isinstance(n, ast.Assign) and n.targets[0].id == "__all__")
+    functions = [name for name in ast.literal_eval(named) if name != "LANGUAGE"]
+    assert functions == list(edition.CALLED[module])

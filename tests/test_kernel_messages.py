@@ -310,7 +310,8 @@ def test_a_kernel_that_dies_in_a_cell_costs_that_cell_and_the_rest_is_graded(fak
     nb, _ = SandboxedExecute(config=_config(tmp_path)).preprocess(_notebook("ok", "die", "later"), {})
     assert _said(nb.cells[1]) == "ok"
     assert "the kernel stopped while this cell ran (DeadKernelError: Kernel died)" in _said(nb.cells[2])
-    assert "this cell was not run: the kernel stopped in cell 'c1'" in _said(nb.cells[3])
+    # a cell of no id the student knows is named by its place
+    assert "this cell was not run: the kernel stopped in cell number 3" in _said(nb.cells[3])
 
 
 def test_the_first_code_cell_dying_is_the_students_not_the_graders(fake_kernel: None, tmp_path: Path) -> None:
@@ -375,13 +376,14 @@ def test_a_display_update_counts_every_output_it_rewrites(tmp_path: Path) -> Non
         (
             "en",
             "This cell was not run: the grading kernel's time budget for the whole notebook (6 s) was used up, mostly "
-            "by cell 'linear' (4 s).",
+            "by the cell defining Linear (4 s).",
             "This cell was stopped after 3 s: a cell may run for at most 3 s.",
             "... output cut after 1,000 characters: the grading kernel keeps at most 1,000 characters",
         ),
         (
             "zh",
-            "这个单元格没有运行：评分内核给整个笔记本的时间（6 秒）已经用完，主要花在了单元格 'linear'（4 秒）上。",
+            "这个单元格没有运行：评分内核给整个笔记本的时间（6 秒）已经用完，"
+            "主要花在了定义 Linear 的单元格（4 秒）上。",
             "这个单元格运行 3 秒后被停止：一个单元格最多只能运行 3 秒。",
             "……输出在 1000 个字符处被截断：评分内核对一个单元格最多保留 1000 个字符的输出",
         ),
@@ -398,6 +400,12 @@ def test_the_kernels_notes_are_written_in_the_editions_language(
     answer.metadata["nbgrader"] = {"grade_id": "linear", "solution": True}
     budget._spent[cell_name(answer, 2, language)] = 4.0
     assert budget.not_run().evalue == not_run
+    shown = budget.not_run().traceback[0]  # the note's English name only beside English words
+    assert shown == (f"\x1b[0;31mTimeBudgetUsedUp\x1b[0m: {not_run}" if language == "en" else not_run)
+    from autograder.exporters.summary import _error_of  # the feedback's summary box says it as the cell does
+
+    summary = _error_of({"outputs": [budget.not_run()]})
+    assert summary == (f"TimeBudgetUsedUp: {not_run}" if language == "en" else not_run)
     assert budget.stopped(3, 3, "'mlp'")["evalue"] == stopped
     cap, cell = OutputCap(1_000, 1_000_000), nbformat.v4.new_code_cell()
     cap.start_notebook(language)
@@ -432,3 +440,30 @@ def test_a_long_output_is_cut_with_a_note_in_the_editions_language(assignment: s
     nb = nbformat.v4.new_notebook(cells=[cell])
     LimitOutputSize(config=config).preprocess(nb, {"nbgrader": {"assignment": assignment}})
     assert cell.outputs[0].text == "y" * 20 + "\n" + note
+
+
+@pytest.mark.parametrize(
+    ("grade", "en", "zh"),
+    [
+        ("linear", "the cell defining Linear", "定义 Linear 的单元格"),
+        ("public_relu", "the public checks of ReLU", "ReLU 的公开检查"),
+        ("test_linear_backward_dw", "the hidden test of Linear.backward, W.grad", "Linear.backward, W.grad 的隐藏测试"),
+        ("setup", "the setup cell (the imports)", "开头导入模块的单元格"),
+        ("train_mnist", "the training cell", "训练模型的单元格"),
+        (None, "cell number 3", "第 3 个单元格"),
+    ],
+)
+def test_the_kernels_notes_name_a_cell_as_the_student_knows_it_never_by_its_id(grade: str | None, en: str, zh: str):
+    from autograder.grading.cell_limits import cell_name
+
+    cell = nbformat.v4.new_code_cell()
+    if grade:
+        cell.metadata["nbgrader"] = {"grade_id": grade}
+    assert (cell_name(cell, 2, "en"), cell_name(cell, 2, "zh")) == (en, zh)
+
+
+def test_every_note_the_kernel_writes_is_known_to_the_feedback() -> None:
+    from autograder.grading.kernel import MALFORMED
+    from autograder.messages import KERNEL_NOTES
+
+    assert MALFORMED in KERNEL_NOTES and set(KERNEL_NOTES) >= {"TimeBudgetUsedUp", "CellTimeoutError", "KernelDied"}

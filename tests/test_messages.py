@@ -278,8 +278,8 @@ def test_a_missing_class_names_the_cells_that_raised_as_its_cause() -> None:
     )
     assert str(failure) == (
         "Linear: expected the class from its answer cell, but it is not defined.\n"
-        "  Likely cause: cell 'linear' raised NameError: name 'np2' is not defined; "
-        "cell 'relu' raised ValueError: boom."
+        "  Likely cause: the cell defining Linear raised NameError: name 'np2' is not defined; "
+        "the cell defining ReLU raised ValueError: boom."
     )
     assert failure.render("zh").startswith("Linear：这个类应由它的答案单元格定义")
     deleted = _failure(lambda: judge("linear_forward", {}, WorkerOutcome.from_record({"missing_class": "Linear"})))

@@ -1,6 +1,8 @@
 """The given building blocks behave as the notebook says."""
 
 import numpy as np
+import pytest
+from nn_messages import CORE_NOT_A_PARAMETER, CORE_NOT_IMPLEMENTED
 
 from nn_core import Module, Optimizer, Parameter
 
@@ -62,3 +64,20 @@ def test_zero_grad_clears_every_grad_and_optimizer_rejects_plain_arrays() -> Non
         assert "Parameters" in str(error)
     else:
         raise AssertionError("Optimizer accepted a plain array")
+
+
+@pytest.mark.parametrize("language", ["en", "zh"])
+def test_the_base_classes_errors_are_messages_in_the_editions_language(
+    language: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import nn_i18n
+
+    monkeypatch.setattr(nn_i18n, "LANGUAGE", language)
+    with pytest.raises(NotImplementedError) as unwritten:
+        Module().backward(np.ones(1))
+    assert str(unwritten.value) == CORE_NOT_IMPLEMENTED(method="Module.backward").render(language)
+    with pytest.raises(TypeError) as plain:
+        Optimizer([np.ones(2)])
+    assert str(plain.value) == CORE_NOT_A_PARAMETER(kind="ndarray").render(language)
+    if language == "zh":
+        assert "还没有实现" in str(unwritten.value) and "Parameter" in str(plain.value)

@@ -139,9 +139,21 @@ def test_a_shape_error_is_explained_in_chinese_with_numpys_words_as_a_detail(ope
     assert detail == f"  NumPy 的原文：{str(raised.value).strip()}", zh
 
 
-def test_another_value_error_keeps_its_own_words() -> None:
-    zh = explain_error("Linear.forward", ValueError("boom")).render("zh")
-    assert zh.splitlines()[0] == "Linear.forward 抛出了 ValueError：boom", zh
+def _unpack() -> None:
+    first, second = (1, 2, 3)  # noqa: F841 - Python's own ValueError
+
+
+@pytest.mark.parametrize("raise_it", [lambda: _unpack(), lambda: (_ for _ in ()).throw(ValueError("boom"))])
+def test_another_value_error_is_explained_as_a_value_error_and_keeps_its_own_words(raise_it) -> None:
+    """Python's ValueError or the student's own is explained as what it is, never as NumPy's shapes."""
+    with pytest.raises(ValueError) as raised:
+        raise_it()
+    failure = explain_error("Linear.forward", raised.value)
+    zh = failure.render("zh")
+    headline, words = zh.splitlines()[:2]
+    assert headline.startswith("Linear.forward 抛出了 ValueError，值错误：") and "形状" not in headline, zh
+    assert words == f"  原文：{raised.value}", zh
+    assert failure.cause is None and str(failure).startswith(f"Linear.forward raised ValueError: {raised.value}")
 
 
 # ---------------------------------------------------------------- wrapping

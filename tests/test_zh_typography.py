@@ -388,3 +388,13 @@ def test_every_formula_renders_in_the_feedbacks_mathml(path: str) -> None:
     }
     assert not found, found
     assert 'mathvariant="bold"' in latex_to_mathml(r"\mathbf{1}(H > 0)", False)  # what the rule looks for
+
+
+def test_the_feedbacks_framing_has_no_english_word_in_chinese() -> None:
+    """nbgrader's prompts and labels around the cells: ``[5]:`` as JupyterLab shows it (not ``In [5]:``), and the
+    instructor's comments under 评语：, with full-width punctuation; the English page as nbgrader writes it."""
+    from autograder.exporters.feedback import COMMENTS, in_language
+
+    page = '<div class="prompt input_prompt">In\u00a0[5]:\n</div>' + COMMENTS
+    assert in_language(page, "zh") == '<div class="prompt input_prompt">[5]:\n</div><b>评语：</b>'
+    assert in_language(page, "en") == page

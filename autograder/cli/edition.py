@@ -62,11 +62,12 @@ MODULES = ("nn_core",)
 sections, keyed by the module's name), their code is the master's."""
 CALLED = {
     "nn_public": ("check_linear", "check_relu", "check_cross_entropy", "check_sgd", "check_mlp", "ready_to_train"),
-    "mnist_data": ("load_mnist", "to_vectors"),
+    "mnist_data": ("load_mnist", "to_vectors", "Mnist", "MnistDataError"),  # and what it returns and raises
     "nn_i18n": ("say", "number", "use_plot_fonts"),
 }
-"""The helpers' functions the notebook's cells call, by module: their docstrings, which ``help()`` and Shift-Tab show a
-student, are translated (``helper`` sections, keyed by the module's name; the rest of the module is the master's)."""
+"""The helpers' functions the notebook's cells call (and the classes they return or raise), by module: their
+docstrings and the module's own, which ``help()`` and Shift-Tab show a student, are translated (``helper`` sections,
+keyed by the module's name; the rest of the module is the master's)."""
 
 
 class EditionError(Exception):
@@ -225,10 +226,12 @@ def code_texts(source: str) -> list[Text]:
 
 
 def called_texts(source: str, names: tuple[str, ...]) -> list[Text]:
-    """The docstrings of the functions ``names`` of a helper module (``CALLED``), in order."""
-    wanted = set()
-    for node in ast.walk(ast.parse(source)):
-        if isinstance(node, ast.FunctionDef) and node.name in names and ast.get_docstring(node) is not None:
+    """The docstrings of a helper module (``CALLED``) that ``help()`` shows a student: its own, then those of its
+    functions ``names``, in order."""
+    tree = ast.parse(source)
+    wanted = {tree.body[0].value.lineno} if ast.get_docstring(tree) is not None else set()  # type: ignore[attr-defined]
+    for node in ast.walk(tree):
+        if isinstance(node, (ast.FunctionDef, ast.ClassDef)) and node.name in names and ast.get_docstring(node):
             wanted.add(node.body[0].value.lineno)  # type: ignore[attr-defined]
     starts = _offsets(source)
     return [t for t in code_texts(source) if t.kind == "docstring" and _line(starts, t.start) in wanted]
@@ -348,8 +351,8 @@ def helper_problems(language: str) -> list[str]:
         where = f"the docstrings of {name}.py's {', '.join(functions)}"
         source = (MASTER / f"{name}.py").read_text()
         texts = called_texts(source, functions)
-        if len(texts) != len(functions):
-            found.append(f"{where}: {len(texts)} docstrings found for {len(functions)} functions")
+        if len(texts) != len(functions) + 1:
+            found.append(f"{where}: {len(texts)} docstrings found for the module and {len(functions)} functions")
         if name not in table:
             found.append(f"{where}: no `helper {name}` section in {translations_file(language).name}")
             continue

@@ -153,6 +153,8 @@ TOP = '<a href="#top">(Top)</a>'
 GRADE_CELL = re.compile(r'<span class="nbgrader-label">Grade cell: <code>(?P<id>[^<]*)</code></span>')
 ANSWER = '<span class="nbgrader-label">Student\'s answer</span>'
 COMMENTS = "<b>Comments:</b>"
+INPUT_PROMPT = re.compile(r'(?P<open><div class="prompt input_prompt">)In(?:\u00a0|&nbsp;| )\[')
+"""A code cell's prompt, ``In [5]:``: in another language than English, ``[5]:`` as JupyterLab shows it."""
 
 
 def in_language(page: str, language: str, scored: bool = True) -> str:
@@ -189,7 +191,9 @@ def in_language(page: str, language: str, scored: bool = True) -> str:
     page = page.replace(
         ANSWER, f'<span class="nbgrader-label">{html.escape(say.FEEDBACK_ANSWER.render(language))}</span>'
     )
-    return page.replace(COMMENTS, f"<b>{html.escape(say.FEEDBACK_COMMENTS.render(language))}:</b>")
+    if language != "en":
+        page = INPUT_PROMPT.sub(r"\g<open>[", page)
+    return page.replace(COMMENTS, f"<b>{html.escape(say.FEEDBACK_COMMENTS.render(language))}</b>")
 
 
 def hide_hidden_tests(nb: NotebookNode) -> None:

@@ -18,6 +18,7 @@ from nbformat import NotebookNode
 from autograder import verdict
 from autograder.cell_ids import check_named, grade_id, nbgrader
 from autograder.exporters import inline
+from autograder.messages import KERNEL_NOTES
 from autograder.report.collect import Lateness
 from autograder.student_text import student_lines, student_text
 from autograder.verdict import Verdict
@@ -62,11 +63,12 @@ class CheckCell:
 
 def _error_of(cell: NotebookNode) -> str | None:
     """A public check's failure as the student saw it: a check's own message (shown alone, in the edition's language),
-    or the last line of any other error's traceback (the exception and its message)."""
+    or a note of the grading kernel, as its traceback shows them; or the last line of any other error's traceback (the
+    exception and its message)."""
     for output in cell.get("outputs", []):
         if output.get("output_type") != "error":
             continue
-        if output.get("ename") == "CheckFailed" and output.get("traceback"):
+        if output.get("ename") in ("CheckFailed", *KERNEL_NOTES) and output.get("traceback"):
             return student_lines("\n".join(ANSI.sub("", line) for line in output["traceback"]).strip())
         return student_text(f"{output.get('ename', '')}: {output.get('evalue', '')}".strip(": "))
     return None

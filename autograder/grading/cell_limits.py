@@ -39,16 +39,21 @@ def grouped(count: int, language: str) -> str:
 
 
 def cell_name(cell: NotebookNode | None, index: int, language: str = "en") -> str:
-    """A cell as the student knows it: its nbgrader id (the answer cell 'linear'), else its place."""
-    from autograder import messages as say
+    """A cell as the student knows it (``cell_names``: the cell defining ``Linear``), else by its place."""
+    from autograder.cell_names import cell_called
 
-    name = grade_id(cell)
-    named = say.KERNEL_CELL_NAMED(name=repr(name)) if name else say.KERNEL_CELL_NUMBER(number=index + 1)
-    return named.render(language)
+    return cell_called(grade_id(cell) or None, index + 1, language).render(language)
 
 
-def error_output(name: str, text: str) -> NotebookNode:
-    return NotebookNode(output_type="error", ename=name, evalue=text, traceback=[f"\x1b[0;31m{name}\x1b[0m: {text}"])
+def error_output(name: str, text: str, language: str = "en") -> NotebookNode:
+    """A note of the grading kernel as a cell's error ``name``: shown after its name in English, alone in another
+    language (the name is English)."""
+    return NotebookNode(output_type="error", ename=name, evalue=text, traceback=[shown_error(name, text, language)])
+
+
+def shown_error(name: str, text: str, language: str) -> str:
+    """The one line of a note's traceback: ``CellTimeoutError: ...`` in English, the words alone in another language."""
+    return f"\x1b[0;31m{name}\x1b[0m: {text}" if language == "en" else text
 
 
 def short_error(content: dict[str, Any]) -> dict[str, Any]:
@@ -109,7 +114,8 @@ class TimeBudget:
         """The output of a code cell not run because the budget is spent."""
         from autograder import messages as say
 
-        return error_output("TimeBudgetUsedUp", say.KERNEL_NOT_RUN(why=self.used_up()).render(self.language))
+        said = say.KERNEL_NOT_RUN(why=self.used_up()).render(self.language)
+        return error_output("TimeBudgetUsedUp", said, self.language)
 
     def stopped(self, timeout: int, own: int | None, running: str) -> dict[str, Any]:
         """nbclient's ``error_on_timeout`` for the cell ``running``, stopped after ``timeout`` s (``own``: its own
@@ -124,7 +130,7 @@ class TimeBudget:
         return {
             "ename": "CellTimeoutError",
             "evalue": evalue,
-            "traceback": [f"\x1b[0;31mCellTimeoutError\x1b[0m: {evalue}"],
+            "traceback": [shown_error("CellTimeoutError", evalue, self.language)],
         }
 
     def used_up(self, running: tuple[str, float] | None = None) -> str:

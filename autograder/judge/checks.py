@@ -13,6 +13,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from autograder import registry
+from autograder.cell_names import cell_called
 from autograder.course.nn_messages import CheckFailed, Failure, Text
 from autograder.judge.common import bounded_failure, bounded_text
 from autograder.judge.inputs import inputs_for
@@ -26,7 +27,8 @@ def _cells_raised(errors: Mapping[str, CellError]) -> Text | None:
     """The answer cells that raised while the worker ran their definitions, one after another (the registry's cells
     only, their errors bounded: ``WorkerOutcome.from_record``)."""
     raised = [
-        CELL_RAISED(cell=repr(cell), exception=error.raised, message=error.message) for cell, error in errors.items()
+        CELL_RAISED(cell=cell_called(cell, 0), exception=error.raised, message=error.message)
+        for cell, error in errors.items()
     ]
     if not raised:
         return None

@@ -84,7 +84,10 @@ class SandboxedExecute(Execute):
                         if index == self._running
                         else say.KERNEL_DIED_BEFORE(cell=stopped, reason=reason)
                     )
-                    cell.outputs = [*cell.get("outputs", []), error_output("KernelDied", said.render(self._language))]
+                    cell.outputs = [
+                        *cell.get("outputs", []),
+                        error_output("KernelDied", said.render(self._language), self._language),
+                    ]
             self.log.warning("The kernel stopped at cell %d (%s); grading goes on", self._running, reason)
             return nb, resources
 
@@ -109,7 +112,7 @@ class SandboxedExecute(Execute):
         except Exception as error:  # noqa: BLE001 - the kernel answered this cell with something nbclient could not take
             self.log.warning("Cell %d failed in nbclient (%r); the next cell runs", index, error)
             said = say.KERNEL_NOT_TAKEN(reason=f"{type(error).__name__}: {str(error)[:200]}").render(self._language)
-            cell.outputs = [*cell.get("outputs", []), error_output(MALFORMED, said)]
+            cell.outputs = [*cell.get("outputs", []), error_output(MALFORMED, said, self._language)]
             return cell, resources
         finally:
             self._note_dropped(cell)
@@ -122,7 +125,7 @@ class SandboxedExecute(Execute):
         self._unhandled = []
         if count:
             said = say.KERNEL_DROPPED(count=count, problems="; ".join(problems)).render(self._language)
-            cell.outputs = [*cell.get("outputs", []), error_output(MALFORMED, said)]
+            cell.outputs = [*cell.get("outputs", []), error_output(MALFORMED, said, self._language)]
 
     def _get_timeout(self, cell: NotebookNode | None) -> int | None:
         return self._budget.timeout(super()._get_timeout(cell))

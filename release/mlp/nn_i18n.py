@@ -20,6 +20,8 @@ from nn_messages import NO_CHINESE_FONT, Message, Text, render
 
 LANGUAGE = "en"
 """The language messages are shown in: a code of ``nn_languages.LANGUAGES`` ("en", "zh")."""
+# what the notebook uses, and all that help(nn_i18n) lists (the functions' docstrings are the edition's language)
+__all__ = ["LANGUAGE", "say", "number", "use_plot_fonts"]
 
 
 def shown_in() -> Language:

@@ -28,6 +28,8 @@ from nn_checks import FD_TOLERANCE, check_array, check_dtype, check_gradient, ch
 from nn_core import Module, Parameter
 from nn_i18n import LANGUAGE
 
+# what the notebook calls, and all that help(nn_public) lists (their docstrings are the edition's language)
+__all__ = ["check_linear", "check_relu", "check_cross_entropy", "check_sgd", "check_mlp", "ready_to_train"]
 Check = Callable[[type], None]
 CHECKED: dict[str, bool] = {}
 """Each part whose public check ran in this kernel: whether it passed the last time (read by ``ready_to_train``)."""
@@ -531,11 +533,50 @@ def validate() -> int:
     found: list[dict[str, list[dict[str, str]]]] = []
 
     class Recording(Validator):
-        """nbgrader's validator, keeping each notebook's results."""
+        """nbgrader's validator, keeping each notebook's results; in another edition than English, its words in the
+        edition's language (nbgrader's own in English)."""
 
         def validate(self, filename: str) -> dict[str, list[dict[str, str]]]:
             found.append(super().validate(filename))
             return found[-1]
+
+        def _said(self, *lines: str) -> None:
+            self.stream.write("\n" + "=" * self.width + "\n" + "".join(lines))
+
+        def _print_error(self, source: str, error: str) -> None:
+            if LANGUAGE == "en":
+                return super()._print_error(source, error)
+            words = (say.VALIDATE_FAILED_CELL.render(LANGUAGE), say.VALIDATE_ERROR_WAS.render(LANGUAGE))
+            self._said(
+                f"{words[0]}\n\n", self._indent(source) + "\n\n", f"{words[1]}\n\n", self._indent(error) + "\n\n"
+            )
+
+        def _print_changed(self, source: str) -> None:
+            if LANGUAGE == "en":
+                return super()._print_changed(source)
+            self._said(say.VALIDATE_CHANGED_CELL.render(LANGUAGE) + "\n\n", self._indent(source) + "\n\n")
+
+        def _print_type_changed(self, old_type: str, new_type: str, source: str) -> None:
+            if LANGUAGE == "en":
+                return super()._print_type_changed(old_type, new_type, source)
+            words = say.VALIDATE_TYPE_CHANGED_CELL(old=old_type, new=new_type).render(LANGUAGE)
+            self._said(words + "\n\n", self._indent(source) + "\n\n")
+
+        def _print_num_failed(self, num_failed: int) -> None:
+            if LANGUAGE == "en":
+                return super()._print_num_failed(num_failed)
+            words = say.VALIDATE_FAILED(count=num_failed) if num_failed else say.VALIDATE_SUCCESS
+            self.stream.write(words.render(LANGUAGE) + "\n")
+
+        def _print_num_changed(self, num_changed: int) -> None:
+            if LANGUAGE == "en" or not num_changed:
+                return super()._print_num_changed(num_changed)
+            self.stream.write(say.VALIDATE_CHANGED(count=num_changed).render(LANGUAGE) + "\n")
+
+        def _print_num_type_changed(self, num_changed: int) -> None:
+            if LANGUAGE == "en" or not num_changed:
+                return super()._print_num_type_changed(num_changed)
+            self.stream.write(say.VALIDATE_TYPE_CHANGED(count=num_changed).render(LANGUAGE) + "\n")
 
     app = ValidateApp()
     app.initialize(sys.argv[1:])

@@ -1,22 +1,22 @@
-"""Load the MNIST handwritten-digit data set as NumPy arrays.
+"""把 MNIST 手写数字数据集读成 NumPy 数组。
 
-Usage::
+用法：
 
     from mnist_data import load_mnist, to_vectors
     mnist = load_mnist()
-    x_train = to_vectors(mnist.train_images)   # float32 (60000, 784) in [0, 1]
+    x_train = to_vectors(mnist.train_images)   # float32 (60000, 784)，取值在 [0, 1]
     y_train = mnist.train_labels                # uint8 (60000,)
 
-Where the files come from (first match wins):
+数据文件从哪里来（按顺序，找到即止）：
 
-1. ``load_mnist(data_dir=...)`` or the environment variable ``MNIST_DIR``:
-   a directory with the four ``.gz`` files that you provide.
-2. A download cache (``cache_dir=...``, else ``$MNIST_CACHE_DIR``, else
-   ``~/.cache/dl-notes/mnist``), filled on first use from the mirrors.
+1. ``load_mnist(data_dir=...)`` 或环境变量 ``MNIST_DIR``：
+   你提供的一个文件夹，里面有四个 ``.gz`` 文件。
+2. 下载缓存（``cache_dir=...``，否则为 ``$MNIST_CACHE_DIR``，再否则为
+   ``~/.cache/dl-notes/mnist``），第一次使用时从镜像站下载。
 
-Every file is checked (gzip integrity, IDX header, sizes, label range), and
-downloaded files must have the official SHA-256 sum. An error says what is wrong in the edition's language (its
-messages are declared in ``nn_messages``).
+每个文件都会被检查（gzip 完整性、IDX 文件头、大小、标签范围），
+下载的文件还必须与官方的 SHA-256 校验和一致。出错时，错误信息用本版本的语言说明问题所在
+（这些消息在 ``nn_messages`` 中声明）。
 """
 
 import gzip
@@ -79,9 +79,9 @@ NUM_CLASSES = 10
 
 
 class MnistDataError(ValueError):
-    """The MNIST files are missing, corrupt or could not be downloaded: each of ``lines`` a message (a ``Text``; a
-    nested error's lines; or words as they are, as after unpickling). ``str()`` is English; a notebook shows it, without
-    a traceback, in the edition's language."""
+    """MNIST 文件缺失、损坏或无法下载：``lines`` 中的每一项是一条消息（一个 ``Text``；
+    或者嵌套错误的各行；或者原样的文字，例如反序列化之后）。``str()`` 是英文；
+    笔记本中用本版本的语言显示它，不显示调用栈。"""
 
     def __init__(self, *lines: Any) -> None:
         self.lines: list[Text | str] = [
@@ -100,7 +100,7 @@ class MnistDataError(ValueError):
 
 @dataclass(frozen=True, eq=False)
 class Mnist:
-    """The four MNIST arrays and where they were read from."""
+    """MNIST 的四个数组，以及读取它们的位置。"""
 
     train_images: np.ndarray  # uint8 (60000, 28, 28)
     train_labels: np.ndarray  # uint8 (60000,)

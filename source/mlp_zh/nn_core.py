@@ -10,6 +10,9 @@ from collections.abc import Iterable, Iterator
 from typing import Any
 
 import numpy as np
+from nn_messages import CORE_NOT_A_PARAMETER, CORE_NOT_IMPLEMENTED
+
+from nn_i18n import say  # 消息用笔记本的语言显示
 
 
 class Parameter(np.ndarray):
@@ -52,10 +55,10 @@ class Module:
         return self.forward(*args, **kwargs)
 
     def forward(self, *args: Any, **kwargs: Any) -> Any:
-        raise NotImplementedError(f"{type(self).__name__}.forward is not implemented yet")
+        raise NotImplementedError(say(CORE_NOT_IMPLEMENTED, method=f"{type(self).__name__}.forward"))
 
     def backward(self, *args: Any, **kwargs: Any) -> Any:
-        raise NotImplementedError(f"{type(self).__name__}.backward is not implemented yet")
+        raise NotImplementedError(say(CORE_NOT_IMPLEMENTED, method=f"{type(self).__name__}.backward"))
 
     def parameters(self) -> Iterator[Parameter]:
         """按属性顺序，依次给出本模块的 Parameter，然后是其子模块的参数。"""
@@ -73,10 +76,10 @@ class Optimizer:
         self.params: list[Parameter] = list(params)
         for p in self.params:
             if not isinstance(p, Parameter):
-                raise TypeError(f"Optimizer expects Parameters, got {type(p).__name__}")
+                raise TypeError(say(CORE_NOT_A_PARAMETER, kind=type(p).__name__))
 
     def step(self) -> None:
-        raise NotImplementedError(f"{type(self).__name__}.step is not implemented yet")
+        raise NotImplementedError(say(CORE_NOT_IMPLEMENTED, method=f"{type(self).__name__}.step"))
 
     def zero_grad(self) -> None:
         for p in self.params:

@@ -1,11 +1,9 @@
-"""The language this edition shows its messages in (``LANGUAGE``): English in the English edition, Chinese in the
-Chinese edition.
+"""本版本显示消息所用的语言（``LANGUAGE``）：英文版中是英文，中文版中是中文。
 
-Every message is declared once by id (``nn_messages``) and worded in each language of ``nn_languages``
-(``nn_wordings``; English where a language has no wording); it is shown in ``LANGUAGE`` where a student reads it: a
-``CheckFailed`` in the notebook, the public checks' "passed" line, what the training cell prints and plots (``say``),
-the MNIST loader's errors. Another edition's copy of this file differs from this one in ``LANGUAGE`` only (the kit
-generates it).
+每条消息都按 id 声明一次（``nn_messages``），并在 ``nn_languages`` 的每种语言中各有措辞
+（``nn_wordings``；某种语言没有措辞时用英文）；学生在哪里读到它，就用 ``LANGUAGE`` 显示：
+笔记本中的 ``CheckFailed``、公开检查通过时的那一行、训练单元格打印和绘制的内容（``say``），
+以及 MNIST 加载器的错误信息。其他版本中的这个文件与本文件只有 ``LANGUAGE`` 不同（由工具包生成）。
 """
 
 from __future__ import annotations
@@ -20,6 +18,8 @@ from nn_messages import NO_CHINESE_FONT, Message, Text, render
 
 LANGUAGE = "zh"
 """The language messages are shown in: a code of ``nn_languages.LANGUAGES`` ("en", "zh")."""
+# what the notebook uses, and all that help(nn_i18n) lists (the functions' docstrings are the edition's language)
+__all__ = ["LANGUAGE", "say", "number", "use_plot_fonts"]
 
 
 def shown_in() -> Language:

@@ -269,8 +269,10 @@ _CONJUNCTIONS = {ALL_OF.id: "and"}
 
 # --- the sentence of a failure: what was checked, and what went wrong
 EXPECTED_GOT = case(message("expected_got", en="{what}: expected {expected}, got {got}."), "expected", "got")
-RAISED = case(message("raised", en="{what} raised {exception}: {message}"), "exception")
-RAISED_AT = case(message("raised_at", en="{what} raised {exception}: {message}\n  in your code: `{line}`"), "exception")
+RAISED = case(message("raised", en="{what} raised {exception}: {message}"), "exception", "message")
+RAISED_AT = case(
+    message("raised_at", en="{what} raised {exception}: {message}\n  in your code: `{line}`"), "exception", "message"
+)
 SHAPES_MATMUL = message(
     "shapes.matmul",
     en="in a matrix product `A @ B`, the last axis of A has {left} entries and the first axis of B has {right}: they "
@@ -292,6 +294,10 @@ SHAPES_OUTPUT = message(
     en="an in-place operation (such as += or out=) writes a result of shape {result} into an array of shape "
     "{target}\n  NumPy's words: {numpy}",
 )
+CORE_NOT_IMPLEMENTED = message("core.not_implemented", en="{method} is not implemented yet")
+"""``nn_core``'s base ``Module.forward``, ``Module.backward`` and ``Optimizer.step``: a method the subclass lacks."""
+CORE_NOT_A_PARAMETER = message("core.not_a_parameter", en="Optimizer expects Parameters, got {kind}")
+"""``nn_core``'s ``Optimizer`` given something other than a ``Parameter`` (``kind``: its type's name)."""
 NOT_WRITTEN = message(
     "not_written",
     en="{what}: `{method}` is not written yet.\n"
@@ -466,6 +472,17 @@ message("raised_at.RecursionError", en="{what} raised {exception}: {message}\n  
 message("raised.MemoryError", en="{what} raised {exception}: {message}")
 message("raised_at.MemoryError", en="{what} raised {exception}: {message}\n  in your code: `{line}`")
 message("raised.AssertionError", en="{what} raised {exception}: {message}")
+message("raised.ValueError", en="{what} raised {exception}: {message}")
+message("raised_at.ValueError", en="{what} raised {exception}: {message}\n  in your code: `{line}`")
+# NumPy's shape errors, each explained by its SHAPES_* message: the frame, without the ValueError's explanation
+message("raised.ValueError.shapes.matmul", en="{what} raised {exception}: {message}")
+message("raised_at.ValueError.shapes.matmul", en="{what} raised {exception}: {message}\n  in your code: `{line}`")
+message("raised.ValueError.shapes.dot", en="{what} raised {exception}: {message}")
+message("raised_at.ValueError.shapes.dot", en="{what} raised {exception}: {message}\n  in your code: `{line}`")
+message("raised.ValueError.shapes.broadcast", en="{what} raised {exception}: {message}")
+message("raised_at.ValueError.shapes.broadcast", en="{what} raised {exception}: {message}\n  in your code: `{line}`")
+message("raised.ValueError.shapes.output", en="{what} raised {exception}: {message}")
+message("raised_at.ValueError.shapes.output", en="{what} raised {exception}: {message}\n  in your code: `{line}`")
 message("raised_at.AssertionError", en="{what} raised {exception}: {message}\n  in your code: `{line}`")
 
 # --- likely causes: each names one mistake, and is counted by its id in the class report
@@ -866,6 +883,31 @@ MLP_BACKWARD_FORMULA = formula(
     "return fc1.backward(grad)",
 )
 
+# --- what ``python nn_public.py NOTEBOOK`` says around the failed cells: nbgrader validate's own words, in English
+
+VALIDATE_FAILED_CELL = text("validate.failed_cell", en="The following cell failed:")
+VALIDATE_ERROR_WAS = text("validate.error_was", en="The error was:")
+VALIDATE_CHANGED_CELL = text("validate.changed_cell", en="The following cell has changed:")
+VALIDATE_TYPE_CHANGED_CELL = message(
+    "validate.type_changed_cell", en="The following {old} cell has changed to a {new} cell:"
+)
+VALIDATE_SUCCESS = text("validate.success", en="Success! Your notebook passes all the tests.")
+VALIDATE_FAILED = message(
+    "validate.failed",
+    en="VALIDATION FAILED ON {count} CELL(S)! If you submit your assignment as it is, you WILL NOT receive full "
+    "credit.",
+)
+VALIDATE_CHANGED = message(
+    "validate.changed",
+    en="THE CONTENTS OF {count} TEST CELL(S) HAVE CHANGED! This might mean that even though the tests are passing now, "
+    "they won't pass when your assignment is graded.",
+)
+VALIDATE_TYPE_CHANGED = message(
+    "validate.type_changed",
+    en="THE TYPES OF {count} CELL(S) HAVE CHANGED! This might mean that even though the tests are passing now, they "
+    "won't pass when your assignment is graded.",
+)
+
 # --- what the notebook shows besides the checks: the training cell, its plots and the MNIST loader
 
 TRAINING_SKIPPED = message(
@@ -886,7 +928,7 @@ TRAINING_ON = message(
     "training_on",
     en="Training on {images} images for {epochs} epochs: about 1–2 s per epoch for a correct MLP.",
 )
-EPOCH_PROGRESS = message("epoch_progress", en="epoch {epoch}/{epochs}")
+EPOCH_PROGRESS = message("epoch_progress", en="epoch {epoch}/{epochs}: ")  # the progress bar's text before it
 STEP_UNIT = message("step_unit", en="batch")
 LOSS_SO_FAR = message("loss_so_far", en="loss={loss}")
 EPOCH_DONE = message(

@@ -1,14 +1,14 @@
-"""The notebook's public checks: one function per class, called from the check cell below it.
+"""笔记本的公开检查：每个类一个函数，由类下方的检查单元格调用。
 
-Each check tries your class on small worked examples, on every property its *Graded* paragraph states, and
-against gradients computed with finite differences. Every input and expected value is data, computed once by the
-grader's float64 reference (``nn_public_data``): nothing here computes an answer for inputs of your choosing.
-It prints ``<class>: public checks passed.`` or raises ``CheckFailed`` with one message: what was expected, what
-came, the likely cause (only when what came identifies it) and the formula.
-A method that still raises ``NotImplementedError`` is reported as not written yet, and nothing else is guessed.
+每项检查都会在几个小算例上运行你的类，逐一检查它的**评分要求**所列的每项性质，
+并与有限差分算出的梯度比较。所有输入和应得的结果都是数据，由评分程序的 float64 参考实现事先算好
+（``nn_public_data``）：这里没有任何代码会为你自选的输入算出答案。
+检查通过时打印 ``<类名>：公开检查全部通过。``，否则抛出 ``CheckFailed``，只给出一条消息：应当是什么、
+实际是什么、可能的原因（只在结果能确定原因时给出）以及公式。
+仍然抛出 ``NotImplementedError`` 的方法只会被报告为还没有实现，不再推断别的原因。
 
-Run as a command, ``python mlp/nn_public.py mlp/mlp.ipynb`` is ``nbgrader validate mlp/mlp.ipynb`` with an exit status
-that says whether it passed (``validate``).
+在终端中运行 ``python nn_public.py mlp_zh.ipynb`` 相当于 ``nbgrader validate mlp_zh.ipynb``，
+并且用退出状态表明是否通过（``validate``）。
 """
 
 from __future__ import annotations
@@ -28,6 +28,8 @@ from nn_checks import FD_TOLERANCE, check_array, check_dtype, check_gradient, ch
 from nn_core import Module, Parameter
 from nn_i18n import LANGUAGE
 
+# what the notebook calls, and all that help(nn_public) lists (their docstrings are the edition's language)
+__all__ = ["check_linear", "check_relu", "check_cross_entropy", "check_sgd", "check_mlp", "ready_to_train"]
 Check = Callable[[type], None]
 CHECKED: dict[str, bool] = {}
 """Each part whose public check ran in this kernel: whether it passed the last time (read by ``ready_to_train``)."""
@@ -531,11 +533,50 @@ def validate() -> int:
     found: list[dict[str, list[dict[str, str]]]] = []
 
     class Recording(Validator):
-        """nbgrader's validator, keeping each notebook's results."""
+        """nbgrader's validator, keeping each notebook's results; in another edition than English, its words in the
+        edition's language (nbgrader's own in English)."""
 
         def validate(self, filename: str) -> dict[str, list[dict[str, str]]]:
             found.append(super().validate(filename))
             return found[-1]
+
+        def _said(self, *lines: str) -> None:
+            self.stream.write("\n" + "=" * self.width + "\n" + "".join(lines))
+
+        def _print_error(self, source: str, error: str) -> None:
+            if LANGUAGE == "en":
+                return super()._print_error(source, error)
+            words = (say.VALIDATE_FAILED_CELL.render(LANGUAGE), say.VALIDATE_ERROR_WAS.render(LANGUAGE))
+            self._said(
+                f"{words[0]}\n\n", self._indent(source) + "\n\n", f"{words[1]}\n\n", self._indent(error) + "\n\n"
+            )
+
+        def _print_changed(self, source: str) -> None:
+            if LANGUAGE == "en":
+                return super()._print_changed(source)
+            self._said(say.VALIDATE_CHANGED_CELL.render(LANGUAGE) + "\n\n", self._indent(source) + "\n\n")
+
+        def _print_type_changed(self, old_type: str, new_type: str, source: str) -> None:
+            if LANGUAGE == "en":
+                return super()._print_type_changed(old_type, new_type, source)
+            words = say.VALIDATE_TYPE_CHANGED_CELL(old=old_type, new=new_type).render(LANGUAGE)
+            self._said(words + "\n\n", self._indent(source) + "\n\n")
+
+        def _print_num_failed(self, num_failed: int) -> None:
+            if LANGUAGE == "en":
+                return super()._print_num_failed(num_failed)
+            words = say.VALIDATE_FAILED(count=num_failed) if num_failed else say.VALIDATE_SUCCESS
+            self.stream.write(words.render(LANGUAGE) + "\n")
+
+        def _print_num_changed(self, num_changed: int) -> None:
+            if LANGUAGE == "en" or not num_changed:
+                return super()._print_num_changed(num_changed)
+            self.stream.write(say.VALIDATE_CHANGED(count=num_changed).render(LANGUAGE) + "\n")
+
+        def _print_num_type_changed(self, num_changed: int) -> None:
+            if LANGUAGE == "en" or not num_changed:
+                return super()._print_num_type_changed(num_changed)
+            self.stream.write(say.VALIDATE_TYPE_CHANGED(count=num_changed).render(LANGUAGE) + "\n")
 
     app = ValidateApp()
     app.initialize(sys.argv[1:])
