@@ -5,8 +5,9 @@ Both sides:
                       comparisons, the mistake catalogue, the MNIST loader. The worker gets a copy of it.
 Untrusted side, runs beside student code (in a sandboxed worker, with the student's answer cells):
   ``probe/``          calls the student's classes on the hidden inputs and records what came, as plain data. It
-                      imports only NumPy, ``course``, the student's ``nn_core`` (which words its errors with the
-                      release's ``nn_i18n`` and ``nn_messages`` beside it) and ``probe.*``, never the rest of this
+                      imports only NumPy, ``course``, the student's ``nn_core`` (which words its errors with
+                      ``nn_i18n`` and ``nn_messages``: in the worker, ``course``'s, bound to those bare names) and
+                      ``probe.*``, never the rest of this
                       package.
                       One module a part (``linear``, ``relu``, ``loss``, ``sgd``, ``mlp``, ``gate``), paired with
                       the judge of the same name.
