@@ -7,8 +7,7 @@ Untrusted side, runs beside student code (in a sandboxed worker, with the studen
   ``probe/``          calls the student's classes on the hidden inputs and records what came, as plain data. It
                       imports only NumPy, ``course``, the student's ``nn_core`` (which words its errors with
                       ``nn_i18n`` and ``nn_messages``: in the worker, ``course``'s, bound to those bare names) and
-                      ``probe.*``, never the rest of this
-                      package.
+                      ``probe.*``, never the rest of this package.
                       One module a part (``linear``, ``relu``, ``loss``, ``sgd``, ``mlp``, ``gate``), paired with
                       the judge of the same name.
 Trusted side, never runs student code:
