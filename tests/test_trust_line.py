@@ -115,6 +115,24 @@ def test_a_process_holds_one_copy_of_each_course_helper(tmp_path: Path) -> None:
     assert done.stdout.strip() == str(sorted(MODULES))
 
 
+def test_a_process_that_loaded_a_courses_copies_first_keeps_them_apart_from_the_graders(tmp_path: Path) -> None:
+    """A notebook's kernel (or a script) that imported a course's ``nn_messages`` before ``autograder.course``: every
+    bare name stays the course's, so a helper it imports later fails with the course's ``CheckFailed``, and the
+    grader's modules keep theirs: neither set mixes with the other."""
+    code = (
+        f"import sys; sys.path.insert(0, {str(HELPERS)!r})\n"
+        "import nn_messages, autograder.course as c, nn_checks, nn_public\n"
+        "from autograder.course import nn_checks as g\n"
+        "assert nn_checks.CheckFailed is nn_messages.CheckFailed is nn_public.CheckFailed\n"
+        "mine = sys.modules['autograder.course.nn_messages'].CheckFailed\n"
+        "assert g.CheckFailed is mine and mine is not nn_messages.CheckFailed\n"
+        "print(sorted(n for n in c.MODULES if sys.modules.get(n) is sys.modules['autograder.course.' + n]))"
+    )
+    done = subprocess.run([sys.executable, "-I", "-c", code], cwd=tmp_path, capture_output=True, text=True, check=False)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip() == "[]"
+
+
 def test_the_trusted_side_imports_its_own_course_helpers_never_the_students() -> None:
     """A bare ``nn_messages`` (or any course helper but ``nn_core``, which the probes build the student's parameters
     with) would be the copy on ``sys.path``: the student's, not the grader's."""
