@@ -61,3 +61,31 @@ def test_the_reports_students_show_their_causes_words(tmp_path: Path) -> None:
     row = next(line for line in students.split("<tr>") if "carol" in line)
     assert "dW = Gᵀ X: the product is transposed" in row, row
     assert "linear.dw_transposed" not in row
+
+
+def test_every_code_colour_of_the_feedback_has_a_contrast_of_at_least_4_5_to_1() -> None:
+    """Whatever token a cell holds (an f-string's ``{...}`` was 4.47:1 in Pygments' default style): the colour the
+    feedback's CSS gives it last, WCAG 2.1's ratio on the code's background computed here, not by the code under
+    test."""
+    from pygments.styles import get_style_by_name
+    from pygments.token import STANDARD_TYPES
+
+    from autograder.exporters.feedback import CSS
+
+    def luminance(hex_colour: str) -> float:
+        channels = [int(hex_colour[i : i + 2], 16) / 255 for i in (0, 2, 4)]
+        linear = [c / 12.92 if c <= 0.04045 else ((c + 0.055) / 1.055) ** 2.4 for c in channels]
+        return 0.2126 * linear[0] + 0.7152 * linear[1] + 0.0722 * linear[2]
+
+    background = luminance("f5f5f5")
+    given = dict(re.findall(r"\.highlight \.(\w+) \{ color: #([0-9a-f]{6}); \}", CSS))
+    low = {}
+    for token, spec in get_style_by_name("default"):
+        name = STANDARD_TYPES.get(token)
+        if spec["color"] and name:
+            colour = given.get(name, spec["color"].lower())
+            ratio = (background + 0.05) / (luminance(colour) + 0.05)
+            if ratio < 4.5:
+                low[name] = round(ratio, 2)
+    assert not low, low
+    assert given["si"] != "a45a77"  # the one found in the browser test
