@@ -12,6 +12,8 @@ from pathlib import Path
 
 import pytest
 
+from autograder.course.nn_messages import VALIDATE_SUCCESS
+from autograder.helpers import edition_language
 from gradingkit import MNIST, REPO
 from student_notebooks import student_notebook
 
@@ -60,4 +62,5 @@ def test_the_solution_handed_out_on_its_own_validates_where_the_kit_is_not(tmp_p
         timeout=600,
         check=False,
     )
-    assert done.returncode == 0 and "Success!" in done.stdout, done.stdout[-3000:] + done.stderr[-3000:]
+    success = VALIDATE_SUCCESS.render(edition_language(REPO / "release" / assignment))  # the edition's words
+    assert done.returncode == 0 and success in done.stdout, done.stdout[-3000:] + done.stderr[-3000:]
