@@ -1,7 +1,7 @@
 """Every message the grader's judges build, declared once by id in English (``nn_messages.message``).
 
 Their wordings in other languages (and the probe's) are in ``i18n/messages.<language>.toml``, reaching the grader as
-``autograder/wordings.py`` (generated; ``autograder/cli/wordings.py``), added to the helpers' below.
+``autograder/wordings.json`` (generated; ``autograder/cli/wordings.py``), added to the helpers' below.
 
 Trusted side, loaded by the judges (``autograder.judge``) only: like them it imports the course's helper modules,
 which the grading process finds next to the released notebook. A judge calls a message with its fields and raises
@@ -17,11 +17,12 @@ their checks show.
 
 from __future__ import annotations
 
+import json
 from collections.abc import Mapping
+from pathlib import Path
 
 from autograder.course import nn_messages
 from autograder.course.nn_messages import cause, message, text
-from autograder.wordings import WORDINGS
 
 
 def add_wordings(wordings: Mapping[str, Mapping[str, str]]) -> None:
@@ -31,7 +32,8 @@ def add_wordings(wordings: Mapping[str, Mapping[str, str]]) -> None:
         nn_messages.WORDINGS.setdefault(language, {}).update(words)
 
 
-add_wordings(WORDINGS)  # the wordings of these messages and the probe's in every language but English
+# the wordings of these messages and the probe's in every language but English
+add_wordings(json.loads(Path(__file__).with_name("wordings.json").read_text(encoding="utf-8"))["wordings"])
 
 # --------------------------------------------------------------------------------------------- every judge
 

@@ -109,7 +109,7 @@ class ReportCourse:
         )
         self.release = root / "release" / ASSIGNMENT
         self.release.mkdir(parents=True, exist_ok=True)
-        for name in ("nn_languages.py", "nn_wordings.py", "nn_messages.py", "nn_i18n.py", "nn_core.py"):
+        for name in ("nn_languages.py", "nn_wordings.json", "nn_messages.py", "nn_i18n.py", "nn_core.py"):
             shutil.copy(HELPERS / name, self.release / name)
         if language != "en":
             i18n = self.release / "nn_i18n.py"

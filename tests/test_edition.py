@@ -150,7 +150,7 @@ def test_each_edition_has_the_master_s_code_grade_ids_and_points(language: str) 
     folder = REPO / "source" / f"mlp_{language}"
     for name in ("nn_checks.py", "nn_diagnosis.py", "nn_languages.py", "nn_messages.py"):
         assert (REPO / "source" / "mlp" / name).read_bytes() == (folder / name).read_bytes(), name
-    for name in ("nn_wordings.py", "nn_public_data.py", "nn_public_data.json"):
+    for name in ("nn_wordings.json", "nn_public_data.py", "nn_public_data.json"):
         assert (REPO / "source" / "mlp" / name).read_bytes() == (folder / name).read_bytes(), name
     for name, functions in edition.CALLED.items():  # the module's docstring and its functions' the notebook calls only
         master, translated = ((REPO / "source" / f / f"{name}.py").read_text() for f in ("mlp", f"mlp_{language}"))

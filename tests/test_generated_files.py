@@ -167,3 +167,6 @@ def test_the_graders_course_helpers_are_the_masters_files() -> None:
             names += [a.name for a in node.names] if isinstance(node, ast.Import) else []
             helpers = {n for n in names if n and (n.startswith("nn_") or n == "mnist_data")}
             assert helpers <= set(course.MODULES), f"{name}.py imports {helpers}, not all modules of the grader's"
+    data = [p for p in folder.iterdir() if p.suffix not in (".py", "") and p.name != "__pycache__"]
+    assert [p.name for p in data] == ["nn_wordings.json"], data  # the data they read, a link to the master's too
+    assert data[0].is_symlink() and data[0].resolve() == (REPO / "source" / "mlp" / "nn_wordings.json").resolve()

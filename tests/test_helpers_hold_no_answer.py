@@ -63,7 +63,6 @@ RELEASED = (
     "nn_public",
     "nn_public_data",
     "nn_languages",
-    "nn_wordings",
     "nn_messages",
     "nn_i18n",
     "mnist_data",

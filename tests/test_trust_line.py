@@ -83,7 +83,7 @@ def test_the_probes_load_in_a_folder_without_the_grader(tmp_path: Path) -> None:
     (tmp_path / "autograder" / "__init__.py").write_text("")
     for part in WORKER_GETS:
         shutil.copytree(PACKAGE / part, tmp_path / "autograder" / part, ignore=shutil.ignore_patterns("__pycache__"))
-    for helper in HELPERS.glob("*.py"):
+    for helper in [*HELPERS.glob("*.py"), *HELPERS.glob("nn_*.json")]:  # as the worker gets them
         shutil.copy(helper, tmp_path)
     modules = sorted(f"autograder.probe.{p.stem}" for p in (PACKAGE / "probe").glob("*.py") if p.stem != "__init__")
     parts = "sorted({m.split('.')[1] for m in sys.modules if m.startswith('autograder.')})"

@@ -20,8 +20,7 @@ REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO / "source" / "mlp"))  # the assignment's helper modules, as the judges see them
 
 import nn_messages  # noqa: E402
-import nn_wordings  # noqa: E402
-from nn_languages import LANGUAGES  # noqa: E402
+from nn_languages import GENERATED, LANGUAGES  # noqa: E402
 from nn_messages import CATALOGUE, EXPECTED_GOT, Text, render  # noqa: E402
 
 import autograder.messages  # noqa: E402, F401 - declares the grader's messages and adds their wordings
@@ -52,9 +51,9 @@ def test_the_declarations_found_in_the_files_are_the_catalogue() -> None:
     assert len(held) > 300
 
 
-def test_the_helpers_module_holds_only_the_helpers_words() -> None:
+def test_the_helpers_file_holds_only_the_helpers_words() -> None:
     helpers = {d.id for d in wordings.declared() if d.side == "helpers"}
-    assert PRESENT and all(set(nn_wordings.WORDINGS[code]) <= helpers for code in PRESENT)
+    assert PRESENT and all(set(GENERATED["wordings"][code]) <= helpers for code in PRESENT)
     assert any(d.side == "grader" and d.id in nn_messages.WORDINGS["zh"] for d in wordings.declared())
 
 
@@ -93,14 +92,14 @@ def test_a_changed_english_is_named_with_the_old_and_the_new_still_shown(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     """The Chinese file as it is, the English of ``expected_got`` changed in its declaration: its wording is stale,
-    named with both Englishes and the command, and the generated modules still hold it."""
+    named with both Englishes and the command, and the generated files still hold it."""
     before, now = EXPECTED_GOT.en, EXPECTED_GOT.en.replace("{expected}", "{expected} (changed)")
     _declared_with(monkeypatch, EXPECTED_GOT.id, now)
     stale = wordings.stale_wordings("zh")
     assert [(s.id, s.stamped, s.english) for s in stale] == [(EXPECTED_GOT.id, before, now)]
     report = wordings.stale_report("zh")
     assert f"was {before!r}, now {now!r}" in report and "`python -m autograder edition zh --stamp`" in report
-    assert stale[0].wording in next(text for path, text in wordings.modules().items() if "nn_wordings" in path.name)
+    assert stale[0].wording in next(text for path, text in wordings.modules().items() if path == wordings.HELPERS_FILE)
     assert report in regenerate.translation_notes()  # `regenerate` lists it too, and goes on
 
 

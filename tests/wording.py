@@ -1,6 +1,7 @@
-"""A message's words as tests pin them: read from its declaration (English) and its language's file (``nn_wordings``,
-generated from ``i18n/messages.<language>.toml``), never copied by hand, so that a reworded message needs no test
-edited while what the test pins (which message, which cause, which field) still fails when it changes."""
+"""A message's words as tests pin them: read from its declaration (English) and its language's file
+(``nn_wordings.json``, generated from ``i18n/messages.<language>.toml``), never copied by hand, so that a reworded
+message needs no test edited while what the test pins (which message, which cause, which field) still fails when it
+changes."""
 
 from __future__ import annotations
 

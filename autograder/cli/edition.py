@@ -48,7 +48,7 @@ from autograder.cli import points_table, wordings
 REPO = Path(__file__).resolve().parents[2]
 MASTER = REPO / "source" / "mlp"
 NOTEBOOK = "mlp.ipynb"
-DATA = ("nn_public_data.json", "nn_plot_font.otf", "nn_plot_font.OFL.txt")
+DATA = ("nn_wordings.json", "nn_public_data.json", "nn_plot_font.otf", "nn_plot_font.OFL.txt")
 """The master's data files the helpers read (and the font's license): every edition holds them as they are."""
 LANGUAGE_LINE = 'LANGUAGE = "en"'
 SECTION = re.compile(r"^<!-- (?P<kind>cell|code|module|helper) (?P<id>[\w-]+)(?: sha (?P<sha>[0-9a-f]+))? -->\n", re.M)

@@ -10,10 +10,10 @@ reaches the helpers as ``nn_wordings.LANGUAGES``: a new language is that one fil
 shown in English (``missing`` lists them); a wording whose English changed since it was stamped still renders, and
 ``stale_wordings`` lists it with the old and the new English until
 ``python -m autograder edition <language> --stamp`` records the new English (``stamp``, after the wording is updated).
-The wordings reach the code as two generated modules, each holding only its own side's messages: the helpers' in
-``source/mlp/nn_wordings.py`` (students get it with the helpers, so it holds none of the grader's words) and the
-grader's in ``autograder/wordings.py`` (which ``autograder.messages`` adds). ``python -m autograder edition``
-rewrites both (``write``); ``tests/test_wordings.py`` fails while either is stale.
+The wordings reach the code as data, two generated JSON files, each holding only its own side's messages: the
+helpers' in ``source/mlp/nn_wordings.json`` (students get it with the helpers, so it holds none of the grader's words;
+``nn_languages`` reads it) and the grader's in ``autograder/wordings.json`` (which ``autograder.messages`` adds).
+``python -m autograder edition`` rewrites both (``write``); ``tests/test_wordings.py`` fails while either is stale.
 """
 
 from __future__ import annotations
@@ -38,8 +38,8 @@ DECLARERS = {"message": "", "text": "", "cause": "cause.", "formula": "formula."
 """The functions that declare a message (``nn_messages``), and the prefix each puts before the id it is given."""
 LANGUAGE_KEY = "language"
 """The key of a wordings file's table declaring its language (no message has that id)."""
-HELPERS_MODULE = MASTER / "nn_wordings.py"
-GRADER_MODULE = REPO / "autograder" / "wordings.py"
+HELPERS_FILE = MASTER / "nn_wordings.json"
+GRADER_FILE = REPO / "autograder" / "wordings.json"
 
 
 class WordingsError(Exception):
@@ -87,10 +87,9 @@ def _load(name: str) -> ModuleType:
 
 
 def languages() -> ModuleType:
-    """The master's module of languages (``source/mlp/nn_languages.py``), loaded from its file with the generated
-    ``nn_wordings`` it reads (neither imports anything else of the kit's). Its ``LANGUAGES`` holds the file-declared
-    languages as last generated: ``table`` reads them from their files."""
-    _load("nn_wordings")
+    """The master's module of languages (``source/mlp/nn_languages.py``), loaded from its file (it imports nothing
+    of the kit's; it reads the generated ``nn_wordings.json`` beside it). Its ``LANGUAGES`` holds the file-declared
+    languages as last generated: ``kit_languages`` reads them from their files."""
     return _load("nn_languages")
 
 
@@ -307,32 +306,18 @@ def stamp(language: str) -> list[str]:
     return [id for id, entry in entries.items() if entry.stamped != english[id]]
 
 
-def _module(docstring: str, wordings: dict[str, dict[str, str]], declared: dict[str, dict] | None = None) -> str:
-    lines = [f'"""{docstring}"""', ""]
-    if declared is not None:
-        lines.append("LANGUAGES: dict[str, dict[str, object]] = {")
-        lines += [f"    {json.dumps(code)}: {json.dumps(s, ensure_ascii=False)}," for code, s in declared.items()]
-        lines += [
-            "}",
-            '"""The languages declared in their wordings file: ``nn_languages.Language`` fields by code."""',
-            "",
-        ]
-    lines.append("WORDINGS: dict[str, dict[str, str]] = {")
-    for language, words in wordings.items():
-        lines.append(f"    {json.dumps(language)}: {{")
-        lines += [
-            f"        {json.dumps(id)}: {json.dumps(wording, ensure_ascii=False)}," for id, wording in words.items()
-        ]
-        lines.append("    },")
-    return "\n".join([*lines, "}", ""])
+def _data(wordings: dict[str, dict[str, str]], declared: dict[str, dict] | None = None) -> str:
+    """A generated file's text: JSON, one message per line (so a change shows as one line of a diff)."""
+    parts = {"generated": GENERATED, **({"languages": declared} if declared is not None else {}), "wordings": wordings}
+    return json.dumps(parts, ensure_ascii=False, indent=1, sort_keys=False) + "\n"
 
 
-GENERATED = "generated from ``i18n/messages.<language>.toml`` by the kit's ``edition`` command: do not edit"
-"""How a generated module says where it comes from (never naming the grader's package: students get one of them)."""
+GENERATED = "generated from i18n/messages.<language>.toml by the kit's edition command: do not edit"
+"""How a generated file says where it comes from (never naming the grader's package: students get one of them)."""
 
 
 def modules() -> dict[Path, str]:
-    """The two generated modules' paths and contents, from every language of the table that has a wordings file."""
+    """The two generated files' paths and contents, from every language of the table that has a wordings file."""
     messages = declared()
     sides: dict[str, dict[str, dict[str, str]]] = {"helpers": {}, "grader": {}}
     for code in kit_languages():
@@ -344,28 +329,16 @@ def modules() -> dict[Path, str]:
         words = read_wordings(code)
         for side, table in sides.items():
             table[code] = {d.id: words[d.id] for d in messages if d.side == side and d.id in words}
-    return {
-        HELPERS_MODULE: _module(
-            f"The wordings of the helpers' messages in each language but English, by message id:\n{GENERATED}.\n\n"
-            "English is in the declarations (``nn_messages``); a message without a wording here is shown in English.\n",
-            sides["helpers"],
-            declared_languages(),
-        ),
-        GRADER_MODULE: _module(
-            f"The wordings of the grader's messages in each language but English, by message id:\n{GENERATED}.\n\n"
-            "Trusted side: ``autograder.messages`` adds them to the helpers' (``nn_messages.WORDINGS``).\n",
-            sides["grader"],
-        ),
-    }
+    return {HELPERS_FILE: _data(sides["helpers"], declared_languages()), GRADER_FILE: _data(sides["grader"])}
 
 
 def stale() -> list[Path]:
-    """The generated modules that differ from what the wordings files give."""
+    """The generated files that differ from what the wordings files give."""
     return [path for path, text in modules().items() if not path.exists() or path.read_text() != text]
 
 
 def write() -> list[Path]:
-    """Rewrite the generated modules that are stale; the ones written."""
+    """Rewrite the generated files that are stale; the ones written."""
     written = stale()
     for path, text in modules().items():
         if path in written:

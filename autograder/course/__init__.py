@@ -1,17 +1,17 @@
 """Both sides: the course's helper modules, as the grader's own package: the messages (``nn_messages``, worded in
-``nn_wordings`` for each language of ``nn_languages``), the comparisons (``nn_checks``), the mistake catalogue
+``nn_wordings.json`` for each language of ``nn_languages``), the comparisons (``nn_checks``), the mistake catalogue
 (``nn_diagnosis``) and the MNIST loader (``mnist_data``).
 
-Not a copy: each module here is a link to the master's file (``source/mlp/<name>.py``; a wheel holds the file
-itself), the one students get next to their notebook, where the modules import one another by bare name
-(``from nn_messages import Failure``). Importing this package loads each as ``autograder.course.<name>`` and makes
-its bare name that same module, so the grader's process and the worker hold one copy of each helper and one
-``CheckFailed``. A process that had loaded any of a course's own copies first (a notebook's kernel, where an
-instructor runs the hidden cells, or a script with the course folder on its path) keeps every bare name for them.
-The grader imports these, never a release's or a submission's. Both sides use them: the judges, and the probes in
-the sandboxed worker (which gets this folder as files, as it gets the probes). ``nn_i18n.LANGUAGE`` here is English
-(the master's): the trusted side renders every message in the language it is given (the edition's, read from its
-release by ``autograder.helpers.edition_language``).
+Not a copy: each module here is a link to the master's file (``source/mlp/<name>.py``, as is the generated
+``nn_wordings.json`` they read; a wheel holds the files themselves), the one students get next to their notebook, where
+the modules import one another by bare name (``from nn_messages import Failure``). Importing this package loads each as
+``autograder.course.<name>`` and makes its bare name that same module, so the grader's process and the worker hold one
+copy of each helper and one ``CheckFailed``. A process that had loaded any of a course's own copies first (a notebook's
+kernel, where an instructor runs the hidden cells, or a script with the course folder on its path) keeps every bare name
+for them. The grader imports these, never a release's or a submission's. Both sides use them: the judges, and the probes
+in the sandboxed worker (which gets this folder as files, as it gets the probes). ``nn_i18n.LANGUAGE`` here is English
+(the master's): the trusted side renders every message in the language it is given (the edition's, read from its release
+by ``autograder.helpers.edition_language``).
 
 May import: the standard library, NumPy and one another; never the rest of ``autograder``, nor ``nn_core`` or the
 public checks (the student's).
@@ -22,7 +22,7 @@ from __future__ import annotations
 import importlib
 import sys
 
-MODULES = ("nn_wordings", "nn_languages", "nn_messages", "nn_i18n", "nn_checks", "nn_diagnosis", "mnist_data")
+MODULES = ("nn_languages", "nn_messages", "nn_i18n", "nn_checks", "nn_diagnosis", "mnist_data")
 """The helper modules the grader uses, each after those it imports when loaded. Never ``nn_core`` (the student's
 classes build on the student's copy) nor the public checks (``nn_public``: the student's alone)."""
 

@@ -1,7 +1,7 @@
 """The messages a probe records, declared once by id in English (``nn_messages.message``, a course helper).
 
 Their wordings in other languages are in ``i18n/messages.<language>.toml``; the trusted side renders them
-(``autograder/wordings.py``, added by ``autograder.messages``).
+(``autograder/wordings.json``, added by ``autograder.messages``).
 
 Untrusted side: the sandboxed worker has this package and the course's helpers, not ``autograder.messages`` (the
 judges' messages). A probe records a failure as data (``Failure.to_data``), never as words; the judge rebuilds it.

@@ -1,17 +1,41 @@
 """The languages the kit's messages can be shown in: one declaration per language, everything the helpers keep about it.
 
 English is the source language (every message's English wording is in its declaration); another language's wordings
-are in ``i18n/messages.<code>.toml`` (``nn_wordings``, generated from it), its notebook's translation, if any, in
-``i18n/mlp.<code>.md`` (without it the edition's notebook is the English master's). Adding a language is that one
-file: its ``language`` table holds this module's ``Language`` fields, and ``nn_wordings.LANGUAGES`` carries them here
-(the maintainer guide's "Adding a language"). English and Chinese are declared below.
+are in ``i18n/messages.<code>.toml`` (``nn_wordings.json`` beside these helpers, generated from it: ``WORDINGS_FILE``),
+its notebook's translation, if any, in ``i18n/mlp.<code>.md`` (without it the edition's notebook is the English
+master's). Adding a language is that one file: its ``language`` table holds this module's ``Language`` fields, which
+reach this module through the generated file (the maintainer guide's "Adding a language"). English and Chinese are
+declared below.
 """
 
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass
+from pathlib import Path
 
-from nn_wordings import LANGUAGES as WORDED
+WORDINGS_FILE = Path(__file__).with_name("nn_wordings.json")
+"""The helpers' messages in each language but English, as data: ``{"languages": {code: Language fields},
+"wordings": {code: {message id: wording}}}``, generated from ``i18n/messages.<code>.toml`` by the kit's ``edition``
+command."""
+
+
+def _generated() -> dict[str, dict]:
+    """What ``WORDINGS_FILE`` holds; nothing if it is missing or damaged: then every message is shown in English."""
+    try:
+        data = json.loads(WORDINGS_FILE.read_text(encoding="utf-8"))
+        if all(isinstance(data.get(part), dict) for part in ("languages", "wordings")) and all(
+            isinstance(words, dict) for words in data["wordings"].values()
+        ):
+            return data
+    except (OSError, ValueError, AttributeError):
+        pass
+    return {"languages": {}, "wordings": {}}
+
+
+GENERATED = _generated()
+WORDED: dict[str, dict[str, object]] = GENERATED["languages"]
+"""The languages declared in their wordings file: ``Language`` fields by code."""
 
 CJK_FONTS = ("Noto Sans CJK SC", "Source Han Sans SC", "WenQuanYi Zen Hei", "Microsoft YaHei", "PingFang SC", "SimHei")
 """Fonts with Chinese characters, the most common first: Linux, Windows, macOS."""

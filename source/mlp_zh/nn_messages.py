@@ -7,7 +7,7 @@ likely cause and the formula. ``CheckFailed`` carries one; a notebook shows it i
 
 Adding a message: declare it here with ``message(id, en=...)`` and give its wording in each other language in
 ``i18n/messages.<language>.toml``; the grader's own messages are declared the same way in the grader. A language's
-wordings reach these helpers in ``nn_wordings`` (generated from those files), and the grader adds its own to
+wordings reach these helpers in ``nn_wordings.json`` (generated from those files), and the grader adds its own to
 ``WORDINGS``; a message without a wording in a language is shown in English, never empty. Adding a language: the
 maintainer guide's "Adding a language".
 """
@@ -20,8 +20,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from nn_languages import GENERATED
 from nn_languages import language as language_of
-from nn_wordings import WORDINGS as HELPER_WORDINGS
 
 Field = Any
 """A field of a ``Text``: a ``Text`` (rendered in the same language), a list of fields (rendered one by one and joined
@@ -48,7 +48,7 @@ class Message:
 CATALOGUE: dict[str, Message] = {}
 """Every declared message by id: these helpers' own, and the grader's when it is loaded."""
 
-WORDINGS: dict[str, dict[str, str]] = {language: dict(words) for language, words in HELPER_WORDINGS.items()}
+WORDINGS: dict[str, dict[str, str]] = {language: dict(words) for language, words in GENERATED["wordings"].items()}
 """Language -> message id -> its wording there (English aside): these helpers' own, and the grader's when it is
 loaded (the grader adds them)."""
 

@@ -1,1 +1,0 @@
-../../source/mlp/nn_wordings.py
