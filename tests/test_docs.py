@@ -219,3 +219,15 @@ def test_the_readme_leads_to_grading_one_student_and_to_the_exchange() -> None:
     readme = (REPO / "README.md").read_text()
     assert "`python -m autograder grade mlp --jobs 2`" in readme and "`--student ID`" in readme
     assert "(docs/instructor-guide.md#running-the-course-over-the-exchange)" in readme
+
+
+def test_the_student_guide_lists_every_file_students_get_and_nothing_else() -> None:
+    """The guide's table of the folder students get is that folder (each edition's release holds the same files)."""
+    text = STUDENT_GUIDE.read_text()
+    rows = re.findall(r"^\| `([^`]+)` \|(.*)\|$", text[: text.index("\n## ")], re.M)
+    for edition in ("mlp", "mlp_zh"):
+        files = {p.name.replace(f"{edition}.ipynb", "mlp.ipynb") for p in (REPO / "release" / edition).iterdir()}
+        listed = {name for name, _ in rows} | {name for _, rest in rows for name in re.findall(r"`([^`]+\.\w+)`", rest)}
+        assert {name for name, _ in rows} <= files and files <= listed, (sorted(files), sorted(listed))
+    modules = sum(name.endswith(".py") for name, _ in rows)
+    assert f"the notebook `mlp.ipynb` and {modules} helper modules" in " ".join(text.split()), modules
