@@ -10,7 +10,9 @@ the floor course (``benchmarks/run.py``'s one-cell notebook), alternated ``--rep
 watcher and hands in ``--students`` copies of the reference solution, evenly over ``--seconds``, each as
 ``nbgrader submit`` leaves it in the exchange's inbound (moved in whole). A submission's feedback is available when its
 file is in the exchange's ``feedback/`` under the name ``nbgrader fetch_feedback`` looks for. Prints the figures
-against their goals (issue 45); the class of 100 is extrapolated from the surge's throughput, not measured.
+against their goals (issue 45); the class of 100 is extrapolated from the surge's throughput, not measured, and beside
+it the floor the CPU sets: the CPU seconds the watcher and all its gradings used (``getrusage`` of the ended
+watcher), per submission, times 100, over the machine's cores.
 """
 
 from __future__ import annotations
@@ -19,6 +21,7 @@ import argparse
 import math
 import os
 import platform
+import resource
 import secrets
 import statistics
 import subprocess
@@ -71,8 +74,17 @@ def baseline(pristine: Path, work: Path, repeats: int) -> tuple[list[float], lis
     return kit, empty, marks(course)
 
 
-def surge(pristine: Path, work: Path, students: int, seconds: float, jobs: int) -> tuple[list[float], float, str]:
-    """Submit -> feedback seconds of each submission of the surge, its first feedback, and the watcher's end."""
+def children_cpu() -> float:
+    """CPU seconds of this process's ended children and theirs (a killed watcher's include its gradings')."""
+    used = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return used.ru_utime + used.ru_stime
+
+
+def surge(
+    pristine: Path, work: Path, students: int, seconds: float, jobs: int
+) -> tuple[list[float], float, str, float]:
+    """Submit -> feedback seconds of each submission of the surge, the last feedback after the first submission, the
+    marks, and the CPU seconds the watcher and its gradings used."""
     course = copy_course(pristine, work / "watched")
     exchange = work / "exchange"
     course_id = load_course_config(course).CourseDirectory.course_id
@@ -86,6 +98,7 @@ def surge(pristine: Path, work: Path, students: int, seconds: float, jobs: int) 
     notebook = (course / "solutions" / classroom.ASSIGNMENT / classroom.NOTEBOOK).read_text()
     log = work / "watch.log"
     command = [sys.executable, "-m", "autograder", "watch", classroom.ASSIGNMENT, "--jobs", str(jobs)]
+    cpu = children_cpu()
     watcher = subprocess.Popen(command, cwd=course, env=tool_env(), stdout=log.open("w"), stderr=subprocess.STDOUT)
     try:
         time.sleep(5)  # the watcher is up before the first submission
@@ -108,10 +121,11 @@ def surge(pristine: Path, work: Path, students: int, seconds: float, jobs: int) 
     finally:
         watcher.kill()
         watcher.wait()
+    cpu = children_cpu() - cpu
     if len(done) < students:
         raise RuntimeError(f"{students - len(done)} without feedback after 30 min:\n{log.read_text()[-3000:]}")
     last = max(pending[s][0] + done[s] for s in done) - start
-    return list(done.values()), last, marks(course)
+    return list(done.values()), last, marks(course), cpu
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -131,7 +145,7 @@ def main(argv: list[str] | None = None) -> None:
         progress("one submission and the floor")
         kit, floor, kit_marks = baseline(pristine, work, args.repeats)
         progress("the surge")
-        latencies, last, surge_marks = surge(pristine, work, args.students, args.seconds, args.jobs)
+        latencies, last, surge_marks, cpu = surge(pristine, work, args.students, args.seconds, args.jobs)
     one, empty = statistics.median(kit), statistics.median(floor)
     per_second = len(latencies) / last  # from the first submission to the last feedback
     rows = [
@@ -143,6 +157,12 @@ def main(argv: list[str] | None = None) -> None:
         ("surge: p95 submit -> feedback", f"{percentile(latencies, 0.95):.0f} s", "goal <= 180 s"),
         ("surge: last feedback after the first submission", f"{last:.0f} s", f"{surge_marks} each"),
         ("a class of 100, extrapolated", f"{100 / per_second:.0f} s", "goal <= 240 s; at the surge's throughput"),
+        ("surge: CPU of the watcher and its gradings, per submission", f"{cpu / len(latencies):.1f} s", ""),
+        (
+            "a class of 100, CPU-bound floor",
+            f"{100 * cpu / len(latencies) / (os.cpu_count() or 1):.0f} s",
+            f"100 x that CPU / {os.cpu_count()} cores, if nothing else ran",
+        ),
     ]
     print(f"load average at the end: {load_average()}\n")
     print("| measurement | figure | goal, notes |\n| --- | ---: | --- |")
