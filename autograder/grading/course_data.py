@@ -17,27 +17,26 @@ def resolve_mnist(kit: KitGrading) -> Path:
     message when the data is missing or corrupt.
     """
     from autograder.course.mnist_data import MnistDataError, load_mnist
+    from autograder.judge.gate import kept_mnist  # read once per process: the gate's judge reads the same copy
 
     try:
         if kit.mnist_dir:
-            data = load_mnist(
-                (kit.course_root() / Path(kit.mnist_dir).expanduser()).resolve(),
-                given_as=_given_as(
-                    f"c.KitGrading.mnist_dir = {kit.mnist_dir!r}", kit.mnist_dir, "the course folder", kit.course_root()
-                ),
+            folder = (kit.course_root() / Path(kit.mnist_dir).expanduser()).resolve()
+            given_as = _given_as(
+                f"c.KitGrading.mnist_dir = {kit.mnist_dir!r}", kit.mnist_dir, "the course folder", kit.course_root()
             )
+            data = kept_mnist(folder, load_mnist, folder, given_as=given_as)
         elif os.environ.get("MNIST_DIR"):
-            data = load_mnist(
-                Path(os.environ["MNIST_DIR"]).expanduser().resolve(),
-                given_as=_given_as(
-                    f"MNIST_DIR={os.environ['MNIST_DIR']}",
-                    os.environ["MNIST_DIR"],
-                    "the folder the command runs in",
-                    Path.cwd(),
-                ),
+            folder = Path(os.environ["MNIST_DIR"]).expanduser().resolve()
+            given_as = _given_as(
+                f"MNIST_DIR={os.environ['MNIST_DIR']}",
+                os.environ["MNIST_DIR"],
+                "the folder the command runs in",
+                Path.cwd(),
             )
+            data = kept_mnist(folder, load_mnist, folder, given_as=given_as)
         else:
-            data = load_mnist(download=kit.download_mnist)
+            data = kept_mnist(None, load_mnist, download=kit.download_mnist)
     except MnistDataError as error:
         raise GraderFault(f"MNIST for the gate cannot be used: {error}") from None
     return Path(data.source).resolve()
