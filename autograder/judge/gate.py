@@ -92,10 +92,35 @@ def test_accuracy(params: list[np.ndarray]) -> float:
     data = _mnist()
     x, y = to_vectors(data.test_images).astype(np.float64), data.test_labels.astype(np.int64)
     W1, b1, W2, b2 = (np.asarray(p, dtype=np.float64) for p in params)
-    predictions = np.concatenate(
-        [reference.mlp_forward(x[i : i + 1000], W1, b1, W2, b2).argmax(axis=1) for i in range(0, len(x), 1000)]
-    )
+    predictions = np.concatenate([predict(x[i : i + 1000], W1, b1, W2, b2) for i in range(0, len(x), 1000)])
     return float(np.mean(predictions == y))
+
+
+TIE_FACTOR = 1e-9
+"""Two logits closer than this times the size of their sums (``predict``) are ordered by the reference itself: a
+thousand times what two float64 summations of the gate's 784 and 256 terms can differ by (2 x 785 x 2**-53 of the
+sum of the terms' magnitudes, about 1.7e-13)."""
+
+
+def predict(x: np.ndarray, W1: np.ndarray, b1: np.ndarray, W2: np.ndarray, b2: np.ndarray) -> np.ndarray:
+    """``reference.mlp_forward(x, ...).argmax(axis=1)``, the same classes, for a quarter of its CPU time.
+
+    The logits are summed by BLAS (one thread) instead of einsum's loops. Summed either way, a logit is within
+    n x 2**-53 of the sum of its terms' magnitudes of the exact one, so the two can order a row's two largest logits
+    differently only when these are that close: if any row's are within ``TIE_FACTOR`` times that sum, its rows
+    (the whole block, as ``x`` is given) are predicted by ``reference.mlp_forward`` itself, as they always were."""
+    from threadpoolctl import threadpool_limits
+
+    with threadpool_limits(limits=1, user_api="blas"):
+        hidden = x @ W1 + b1
+        logits = np.where(hidden > 0, hidden, 0.0) @ W2 + b2
+    # every hidden sum's terms: at most |x|_1 max|W1| + max|b1|; every logit's: that times 256 max|W2|, + max|b2|
+    size1 = np.abs(x).sum(axis=1) * np.abs(W1).max() + np.abs(b1).max()
+    size2 = size1 * (np.abs(W2).sum(axis=0).max() + W2.shape[0] * np.abs(W2).max()) + np.abs(b2).max()
+    top = np.sort(logits, axis=1)[:, -2:]
+    if logits.shape[1] > 1 and not np.all(top[:, 1] - top[:, 0] > TIE_FACTOR * (size2 + 1.0)):  # NaN: not clear
+        return reference.mlp_forward(x, W1, b1, W2, b2).argmax(axis=1)
+    return logits.argmax(axis=1)
 
 
 def _reference_end(inputs: dict[str, Any]) -> list[np.ndarray]:
