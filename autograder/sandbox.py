@@ -305,6 +305,21 @@ ENABLE_HINT = (
 )
 
 
+_started = False  # a sandbox of this process reached the sandbox's own root (``started``)
+
+
+def started() -> None:
+    """Note that a sandbox of this process ran (its process reached the root bubblewrap made): ``check_available``
+    has nothing left to find out."""
+    global _started
+    _started = True
+
+
+def proven() -> bool:
+    """Whether a sandbox of this process ran (``started``): this machine can start one."""
+    return _started
+
+
 def check_available() -> None:
     """Raise ``SandboxError`` with the reason and the remedy if bubblewrap cannot start a sandbox here."""
     import tempfile

@@ -224,6 +224,7 @@ class SandboxKernelManager(AsyncKernelManager):
             if process.poll() is not None or time.monotonic() > deadline:
                 return  # the kernel is not there to talk to: nbclient finds that out and says so
             await asyncio.sleep(0.02)
+        sandbox.started()  # the kernel bound its sockets inside: the preparation needs no test sandbox of its own
         for name in names:
             try:
                 fd = os.open(folder / name, os.O_PATH | os.O_NOFOLLOW)
