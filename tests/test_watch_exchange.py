@@ -11,6 +11,7 @@ import io
 import os
 import shutil
 import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -116,6 +117,28 @@ def graded(monkeypatch: pytest.MonkeyPatch) -> list[str]:
     return done
 
 
+class _Clock:
+    """``time`` as the watcher sees it, but its pause after a round that graded nothing (``c.Watch.poll_seconds``,
+    0.5 s at least) recorded, not waited: the rounds are called one after the other here."""
+
+    def __init__(self) -> None:
+        self.slept: list[float] = []
+
+    def sleep(self, seconds: float) -> None:
+        self.slept.append(seconds)
+
+    def __getattr__(self, name: str) -> object:
+        return getattr(time, name)
+
+
+@pytest.fixture(autouse=True)
+def slept(monkeypatch: pytest.MonkeyPatch) -> list[float]:
+    """The watcher's pauses, in seconds (none waited)."""
+    clock = _Clock()
+    monkeypatch.setattr(watch, "time", clock)
+    return clock.slept
+
+
 def _watcher(course: Path) -> tuple[watch.Watcher, io.StringIO]:
     out = io.StringIO()
     return watch.Watcher(course, "mlp", "mlp.ipynb", jobs=2, out=out), out
@@ -137,7 +160,7 @@ def _in_exchange(course: Path) -> int:
 
 @pytest.mark.parametrize("exchange", EXCHANGES)
 def test_each_submission_is_graded_and_its_student_fetches_the_feedback(
-    tmp_path: Path, blank_gradebook: Path, exchange: str, graded: list[str]
+    tmp_path: Path, blank_gradebook: Path, exchange: str, graded: list[str], slept: list[float]
 ) -> None:
     course = _course(tmp_path, blank_gradebook, exchange)
     _hand_in(tmp_path, exchange, "ann", FIRST)
@@ -147,8 +170,8 @@ def test_each_submission_is_graded_and_its_student_fetches_the_feedback(
     assert sorted(graded) == ["ann", "ben"], out.getvalue()
     _hand_in(tmp_path, exchange, "ann", THIRD)  # a resubmission: graded again
     watcher.round()
-    watcher.round()  # nothing new: nothing graded
-    assert sorted(graded) == ["ann", "ann", "ben"], out.getvalue()
+    watcher.round()  # nothing new: nothing graded, and the watcher pauses
+    assert sorted(graded) == ["ann", "ann", "ben"] and slept == [0.5], (out.getvalue(), slept)
     assert _fetched(tmp_path, course, "ann") == {
         f"mlp/feedback/{when}/mlp.html": f"graded: ann {when}" for when in (FIRST, THIRD)
     }
