@@ -10,7 +10,6 @@ import html
 import io
 import os
 import shutil
-import sys
 import time
 from pathlib import Path
 
@@ -23,6 +22,7 @@ from nbgrader.exchange import ExchangeFactory
 from autograder.grading import watch, watch_exchange
 from autograder.grading.resubmissions import in_exchange
 from autograder.settings import load_course_config
+from report_course import fast_new_gradebook
 
 COURSE = "kit-watch"
 EXCHANGES = ("default", "shelf")
@@ -31,14 +31,12 @@ FIRST, SECOND, THIRD = (f"2026-12-06 10:0{minute}:00.000000 UTC" for minute in r
 
 @pytest.fixture(scope="module")
 def blank_gradebook(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """An empty gradebook, made once: nbgrader makes a new one with a run of alembic, seconds on a busy machine."""
+    """An empty gradebook, made once (nbgrader stamps a new one with its alembic head: read in-process)."""
     from nbgrader.api import Gradebook
 
     path = tmp_path_factory.mktemp("gradebook") / "gradebook.db"
-    with pytest.MonkeyPatch.context() as patch:
-        patch.setenv("PATH", os.pathsep.join([str(Path(sys.executable).parent), os.environ.get("PATH", "")]))
-        with Gradebook(f"sqlite:///{path}", COURSE):
-            pass
+    with fast_new_gradebook(), Gradebook(f"sqlite:///{path}", COURSE):
+        pass
     return path
 
 
