@@ -86,7 +86,7 @@ def release_notebook() -> dict[str, Any]:
 
 
 @contextmanager
-def _fast_new_gradebook() -> Iterator[None]:
+def fast_new_gradebook() -> Iterator[None]:
     """nbgrader stamps a new gradebook with its alembic head by running `alembic heads`: read it in-process."""
     import nbgrader
     from alembic.script import ScriptDirectory
@@ -116,7 +116,7 @@ class ReportCourse:
             i18n.write_text(i18n.read_text().replace('LANGUAGE = "en"', f'LANGUAGE = "{language}"'))
         self.notebook = release_notebook()
         (self.release / f"{ASSIGNMENT}.ipynb").write_text(json.dumps(self.notebook))
-        with _fast_new_gradebook(), self.gradebook() as gradebook:
+        with fast_new_gradebook(), self.gradebook() as gradebook:
             gradebook.add_assignment(ASSIGNMENT)
             gradebook.add_notebook(ASSIGNMENT, ASSIGNMENT)
             for check in registry.CHECKS:

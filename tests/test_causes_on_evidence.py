@@ -619,9 +619,8 @@ def _causes_named(secret: str) -> dict[str, set[str]]:
     sources = {m.name: grading.catalogue_code(m.edits) for m in (*MISTAKES, *VARIANTS)} | grading.corpus()
     named: dict[str, set[str]] = {}
     for name, code in sources.items():
-        names = grading.namespace(code, f"<{name}>")
-        with grading.secret(secret):
-            failures = list(grading.failures(names).values())
+        failures = list(grading.failures_of(code, f"<{name}>", secret).values())  # as test_corpus grades them
+        names = grading.namespace(code, f"<{name}>")  # the public checks' own, as the notebook's kernel is
         failures += [_public_failure(check, names[registry.answers()[part]]) for part, check in PUBLIC.items()]
         named[name] = {str(f.cause) for f in failures if f is not None and f.cause is not None}
     return named

@@ -31,8 +31,7 @@ def _graded(kind: str, name: str, secret: str) -> dict[str, Failure]:
         code = CORPUS[name]
     else:
         code = grading.catalogue_code(next(e for e in (*MISTAKES, *VARIANTS) if e.name == name).edits)
-    with grading.secret(secret):
-        return grading.failures(grading.namespace(code, f"<{name}>"))
+    return grading.failures_of(code, f"<{name}>", secret)  # shared with test_causes_on_evidence
 
 
 def _expected_mistake(mistake: Mistake) -> dict[str, str | None]:

@@ -183,6 +183,6 @@ def test_the_autograde_backstop_does_not_count_the_machines_waiting(
             return busy * (time.monotonic() - self._start)
 
     monkeypatch.setattr(pressure, "Waiting", Machine)
-    command = [sys.executable, "-c", "import time; time.sleep(4)"]
-    returncode = autograde.run_limited(command, tmp_path, {}, tmp_path / "log", 1.5)
+    command = [sys.executable, "-c", "import time; time.sleep(2)"]  # past the kill at the first 1 s poll
+    returncode = autograde.run_limited(command, tmp_path, {}, tmp_path / "log", 0.5)
     assert returncode == (None if busy == 0.0 else 0)

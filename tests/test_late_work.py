@@ -61,10 +61,10 @@ def test_the_gradebook_gives_each_score_set_by_hand_and_each_late_submission(tmp
     from nbgrader.api import Gradebook
 
     from autograder.report.collect import ByHand, by_hand_and_late
-    from report_course import _fast_new_gradebook
+    from report_course import fast_new_gradebook
 
     due = datetime(2026, 12, 1, 12, 0)
-    with _fast_new_gradebook(), Gradebook(f"sqlite:///{tmp_path / 'gradebook.db'}", "kit-course") as gradebook:
+    with fast_new_gradebook(), Gradebook(f"sqlite:///{tmp_path / 'gradebook.db'}", "kit-course") as gradebook:
         gradebook.add_assignment("mlp", duedate=due)
         gradebook.add_notebook("mlp", "mlp")
         gradebook.add_grade_cell("test_linear_forward", "mlp", "mlp", max_score=8, cell_type="code")

@@ -9,8 +9,6 @@ from __future__ import annotations
 
 import copy
 import logging
-import os
-import sys
 from pathlib import Path
 
 import nbformat
@@ -22,6 +20,7 @@ from traitlets.config import Config
 from autograder import cell_ids
 from autograder.preprocessors.locked_cells import OverwriteLockedCells
 from autograder.settings import apply
+from report_course import fast_new_gradebook
 
 REPO = Path(__file__).resolve().parents[1]
 SOURCE = REPO / "source" / "mlp" / "mlp.ipynb"
@@ -32,12 +31,8 @@ RELEASE = REPO / "release" / "mlp" / "mlp.ipynb"
 def resources(tmp_path_factory: pytest.TempPathFactory) -> dict:
     """The gradebook of a course with this repository's source (OverwriteCells only reads it)."""
     url = f"sqlite:///{tmp_path_factory.mktemp('locked-cells') / 'gradebook.db'}"
-    with pytest.MonkeyPatch.context() as patch:
-        # nbgrader makes a new gradebook by running its `alembic` script by name: this environment's, also when the
-        # tests run as `.venv/bin/python -m pytest` without the environment on PATH
-        patch.setenv("PATH", os.pathsep.join([str(Path(sys.executable).parent), os.environ.get("PATH", "")]))
-        with Gradebook(url) as gradebook:
-            gradebook.add_assignment("mlp")
+    with fast_new_gradebook(), Gradebook(url) as gradebook:  # its alembic head read in-process, not by a subprocess
+        gradebook.add_assignment("mlp")
     info = {"nbgrader": {"notebook": "mlp", "assignment": "mlp", "db_url": url}}
     source, _ = ComputeChecksums().preprocess(nbformat.read(SOURCE, as_version=4), {})
     SaveCells().preprocess(source, copy.deepcopy(info))

@@ -10,7 +10,7 @@ import html
 import io
 import os
 import shutil
-import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -22,6 +22,7 @@ from nbgrader.exchange import ExchangeFactory
 from autograder.grading import watch, watch_exchange
 from autograder.grading.resubmissions import in_exchange
 from autograder.settings import load_course_config
+from report_course import fast_new_gradebook
 
 COURSE = "kit-watch"
 EXCHANGES = ("default", "shelf")
@@ -30,14 +31,12 @@ FIRST, SECOND, THIRD = (f"2026-12-06 10:0{minute}:00.000000 UTC" for minute in r
 
 @pytest.fixture(scope="module")
 def blank_gradebook(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """An empty gradebook, made once: nbgrader makes a new one with a run of alembic, seconds on a busy machine."""
+    """An empty gradebook, made once (nbgrader stamps a new one with its alembic head: read in-process)."""
     from nbgrader.api import Gradebook
 
     path = tmp_path_factory.mktemp("gradebook") / "gradebook.db"
-    with pytest.MonkeyPatch.context() as patch:
-        patch.setenv("PATH", os.pathsep.join([str(Path(sys.executable).parent), os.environ.get("PATH", "")]))
-        with Gradebook(f"sqlite:///{path}", COURSE):
-            pass
+    with fast_new_gradebook(), Gradebook(f"sqlite:///{path}", COURSE):
+        pass
     return path
 
 
@@ -116,6 +115,28 @@ def graded(monkeypatch: pytest.MonkeyPatch) -> list[str]:
     return done
 
 
+class _Clock:
+    """``time`` as the watcher sees it, but its pause after a round that graded nothing (``c.Watch.poll_seconds``,
+    0.5 s at least) recorded, not waited: the rounds are called one after the other here."""
+
+    def __init__(self) -> None:
+        self.slept: list[float] = []
+
+    def sleep(self, seconds: float) -> None:
+        self.slept.append(seconds)
+
+    def __getattr__(self, name: str) -> object:
+        return getattr(time, name)
+
+
+@pytest.fixture(autouse=True)
+def slept(monkeypatch: pytest.MonkeyPatch) -> list[float]:
+    """The watcher's pauses, in seconds (none waited)."""
+    clock = _Clock()
+    monkeypatch.setattr(watch, "time", clock)
+    return clock.slept
+
+
 def _watcher(course: Path) -> tuple[watch.Watcher, io.StringIO]:
     out = io.StringIO()
     return watch.Watcher(course, "mlp", "mlp.ipynb", jobs=2, out=out), out
@@ -137,7 +158,7 @@ def _in_exchange(course: Path) -> int:
 
 @pytest.mark.parametrize("exchange", EXCHANGES)
 def test_each_submission_is_graded_and_its_student_fetches_the_feedback(
-    tmp_path: Path, blank_gradebook: Path, exchange: str, graded: list[str]
+    tmp_path: Path, blank_gradebook: Path, exchange: str, graded: list[str], slept: list[float]
 ) -> None:
     course = _course(tmp_path, blank_gradebook, exchange)
     _hand_in(tmp_path, exchange, "ann", FIRST)
@@ -147,8 +168,8 @@ def test_each_submission_is_graded_and_its_student_fetches_the_feedback(
     assert sorted(graded) == ["ann", "ben"], out.getvalue()
     _hand_in(tmp_path, exchange, "ann", THIRD)  # a resubmission: graded again
     watcher.round()
-    watcher.round()  # nothing new: nothing graded
-    assert sorted(graded) == ["ann", "ann", "ben"], out.getvalue()
+    watcher.round()  # nothing new: nothing graded, and the watcher pauses
+    assert sorted(graded) == ["ann", "ann", "ben"] and slept == [0.5], (out.getvalue(), slept)
     assert _fetched(tmp_path, course, "ann") == {
         f"mlp/feedback/{when}/mlp.html": f"graded: ann {when}" for when in (FIRST, THIRD)
     }

@@ -55,11 +55,10 @@ def _declared_renderings() -> list[tuple[str, str]]:
 def _graded_failures() -> list[tuple[str, str]]:
     """The Chinese failures the grader writes for every mistake of the catalogue and every corpus submission."""
     found: dict[str, str] = {}
-    with grading.secret(grading.SECRETS[0]):
-        sources = {m.name: grading.catalogue_code(m.edits) for m in MISTAKES} | grading.corpus()
-        for name, code in sources.items():
-            for check, failure in grading.failures(grading.namespace(code, name)).items():
-                found.setdefault(failure.render("zh"), f"{name}/{check}")
+    sources = {m.name: grading.catalogue_code(m.edits) for m in MISTAKES} | grading.corpus()
+    for name, code in sources.items():
+        for check, failure in grading.failures_of(code, name, grading.SECRETS[0]).items():  # as test_edition's
+            found.setdefault(failure.render("zh"), f"{name}/{check}")
     return [(where, text) for text, where in found.items()]
 
 

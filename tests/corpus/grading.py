@@ -11,6 +11,7 @@ import os
 import sys
 from collections.abc import Iterator
 from contextlib import contextmanager
+from functools import cache
 from pathlib import Path
 from typing import Any
 
@@ -77,6 +78,19 @@ def failures(names: dict[str, Any], checks: tuple[str, ...] = CHECKS) -> dict[st
         except CheckFailed as failed:
             lost[check] = failed.failure
     return lost
+
+
+def failures_of(code: str, filename: str, secret_value: str) -> dict[str, Failure]:
+    """``failures(namespace(code, filename))`` under the secret ``secret_value``, in a fresh dict: computed once per
+    test process for the three (the hidden inputs are drawn from the secret), as several test files grade the same
+    submissions alike. ``Failure`` is frozen; the submission's namespace is not kept."""
+    return dict(_failures_of(code, filename, secret_value))
+
+
+@cache
+def _failures_of(code: str, filename: str, secret_value: str) -> tuple[tuple[str, Failure], ...]:
+    with secret(secret_value):
+        return tuple(failures(namespace(code, filename)).items())
 
 
 def grade(names: dict[str, Any], checks: tuple[str, ...] = CHECKS) -> dict[str, str]:
