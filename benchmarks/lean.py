@@ -8,7 +8,7 @@ Always printed, read from the files: the grader's lines, the students' helper li
 grader's copy of the helpers, ``sys.path.insert`` in the grader, ``CheckFailed`` classes, the README's words. The
 measured ones run only when asked, each on a fresh clone of HEAD (committed work only):
 
-- ``--fast``: the fast tier (``pytest -m "not slow"``), its wall seconds;
+- ``--fast``: the fast tier (``pytest -m "not slow" -n 2``, as the README runs it), its wall seconds;
 - ``--named``: the named weakenings of ``benchmarks/named_mutants.py`` (``benchmarks/mutation.py --named``), the share
   caught; the sampled mutmut score is in ``benchmarks/mutation_survivors.md`` (hours to measure);
 - ``--tasks``: the maintainer's tasks played by ``tests/test_maintainer_tasks.py`` (adding a check, a language);
@@ -99,7 +99,8 @@ def timed(command: list[str], cwd: Path, env: dict[str, str]) -> tuple[int, floa
 
 def fast_tier(kit: Path) -> Figure:
     env = dict(os.environ, PYTHONPATH=str(kit), MNIST_DIR=MNIST)
-    code, seconds = timed([sys.executable, "-m", "pytest", "-q", "-m", "not slow", "-p", "no:cacheprovider"], kit, env)
+    command = [sys.executable, "-m", "pytest", "-q", "-m", "not slow", "-n", "2", "-p", "no:cacheprovider"]
+    code, seconds = timed(command, kit, env)
     return Figure("fast tier, wall" + ("" if code == 0 else f" (FAILED, exit {code})"), seconds, 60, "s")
 
 

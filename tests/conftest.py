@@ -46,13 +46,27 @@ the time (the machine's waiting counts as computing), so its verdicts must not c
 
 
 SLOW_FIXTURES = {"course", "graded_class"}
+MAKE_UNIX_USERS = {"test_exchange_course", "test_watch_course", "test_grading_anywhere", "test_install_forms"}
+"""Test files that make the same Unix users (``kit-instructor``, ``kit-x-alice``...) and work in their homes."""
+
+
+def _worker_group(item: pytest.Item) -> str:
+    """Tests that one pytest-xdist worker runs one after the other (``-n 2``; ``--dist loadgroup`` in pyproject.toml):
+    those of the session's one graded class, those that make the same Unix users, and each file's own (its module
+    fixtures are built once)."""
+    if SLOW_FIXTURES & set(getattr(item, "fixturenames", ())):
+        return "graded_class"
+    module = item.path.stem
+    return "unix_users" if module in MAKE_UNIX_USERS else module
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
-    """A test that needs a generated or graded course is in the slow tier, wherever it is."""
+    """A test that needs a generated or graded course is in the slow tier, wherever it is; each test is in its
+    worker group (``_worker_group``)."""
     for item in items:
         if SLOW_FIXTURES & set(getattr(item, "fixturenames", ())):
             item.add_marker(pytest.mark.slow)
+        item.add_marker(pytest.mark.xdist_group(_worker_group(item)))
 
 
 @dataclass(frozen=True)

@@ -85,7 +85,7 @@ def test_the_documented_message_is_what_the_catalogue_renders() -> None:
 
 def test_readme_opens_with_a_demo_command_and_a_test_command() -> None:
     demo, tests = _readme_commands()
-    assert demo.endswith("-m autograder demo") and tests.endswith("-m pytest")
+    assert demo.endswith("-m autograder demo") and tests.endswith("-m pytest -n 2")
 
 
 def test_ci_runs_the_readme_test_command() -> None:
@@ -208,7 +208,8 @@ def test_the_exchange_walk_has_every_step_and_the_student_guide_the_students_com
 def test_the_readmes_fast_tier_command_works_after_its_first_command() -> None:
     """The first command installs the kit without the `test` extra, so the fast tier's command installs it first."""
     readme = (REPO / "README.md").read_text()
-    (fast,) = [c for c in re.findall(r"`([^`\n]+)`", _outside_code(readme)) if c.endswith('-m pytest -m "not slow"')]
+    quoted = re.findall(r"`([^`\n]+)`", _outside_code(readme))
+    (fast,) = [c for c in quoted if c.endswith('-m pytest -m "not slow" -n 2')]
     first = _readme_commands()[0]
     assert "-e ." in first and "[test]" not in first
     install, _, run = fast.partition(" && ")
