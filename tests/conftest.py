@@ -7,9 +7,11 @@ import os
 import subprocess
 import sys
 import time
+from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 REPO = Path(__file__).resolve().parents[1]
@@ -46,27 +48,43 @@ the time (the machine's waiting counts as computing), so its verdicts must not c
 
 
 SLOW_FIXTURES = {"course", "graded_class"}
-MAKE_UNIX_USERS = {"test_exchange_course", "test_watch_course", "test_grading_anywhere", "test_install_forms"}
-"""Test files that make the same Unix users (``kit-instructor``, ``kit-x-alice``...) and work in their homes."""
+SHARED_GROUPS = {
+    "graded_class": {"test_autograde", "test_trust", "test_generated_files"},
+    "unix_users": {"test_exchange_course", "test_watch_course", "test_grading_anywhere", "test_install_forms"},
+}
+"""Test files whose tests one pytest-xdist worker runs one after the other (``-n 2``): those that use the session's
+one course and graded class (``SLOW_FIXTURES``), and those that make the same Unix users (``kit-instructor``,
+``kit-x-alice``...) and work in their homes. Every other file's tests run on one worker (its module fixtures are
+built once)."""
 
 
-def _worker_group(item: pytest.Item) -> str:
-    """Tests that one pytest-xdist worker runs one after the other (``-n 2``; ``--dist loadgroup`` in pyproject.toml):
-    those of the session's one graded class, those that make the same Unix users, and each file's own (its module
-    fixtures are built once)."""
-    if SLOW_FIXTURES & set(getattr(item, "fixturenames", ())):
-        return "graded_class"
-    module = item.path.stem
-    return "unix_users" if module in MAKE_UNIX_USERS else module
+def worker_group(nodeid: str) -> str:
+    """The group of a test (``SHARED_GROUPS``, else its file): one worker runs a whole group."""
+    file = nodeid.split("::")[0]
+    return next((group for group, files in SHARED_GROUPS.items() if Path(file).stem in files), file)
+
+
+@pytest.hookimpl(optionalhook=True)
+def pytest_xdist_make_scheduler(config: pytest.Config, log: object) -> object:
+    """pytest-xdist's scheduling by scope, the scope being ``worker_group`` (its own ``--dist loadgroup`` does not
+    group on pytest 9.2: pytest-xdist issue 1386)."""
+    from xdist.scheduler import LoadScopeScheduling
+
+    class ByWorkerGroup(LoadScopeScheduling):
+        def _split_scope(self, nodeid: str) -> str:
+            return worker_group(nodeid)
+
+    return ByWorkerGroup(config, log)
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
-    """A test that needs a generated or graded course is in the slow tier, wherever it is; each test is in its
-    worker group (``_worker_group``)."""
+    """A test that needs a generated or graded course is in the slow tier, wherever it is, and in the graded class's
+    worker group (else a second worker would build the course again)."""
     for item in items:
         if SLOW_FIXTURES & set(getattr(item, "fixturenames", ())):
             item.add_marker(pytest.mark.slow)
-        item.add_marker(pytest.mark.xdist_group(_worker_group(item)))
+            if worker_group(item.nodeid) != "graded_class":
+                raise pytest.UsageError(f"{item.nodeid} uses the graded class: add its file to SHARED_GROUPS")
 
 
 @dataclass(frozen=True)
@@ -77,6 +95,15 @@ class GradedClass:
     log: str
     other_course: Path  # a second course, graded by another command at the same time
     other_log: str
+
+
+@pytest.fixture(autouse=True)
+def numpys_print_options_as_found() -> Iterator[None]:
+    """Each test leaves NumPy's print options as it found them: a hostile submission run in this process (the text
+    attacks print every array in full) must not slow every later ``str`` of an array, whichever tests follow it."""
+    options = np.get_printoptions()
+    yield
+    np.set_printoptions(**options)
 
 
 @pytest.fixture(scope="session")
