@@ -89,6 +89,14 @@ def test_nothing_of_the_submission_runs_before_the_first_cell_and_its_helpers_st
     assert text(nb.cells[1]) == "from the student helper False\n", text(nb.cells[1])  # the stand-in, not theirs
 
 
+@pytest.mark.parametrize("sandboxed", [True, False], ids=["sandboxed", "unsandboxed"])
+def test_a_kernel_in_a_scratch_folder_deeper_than_a_socket_address_runs(tmp_path: Path, sandboxed: bool) -> None:
+    deep = tmp_path / ("d" * 60) / ("e" * 60)  # a Unix socket's address holds 107 bytes; its folder alone is longer
+    deep.mkdir(parents=True)
+    nb = execute(deep, ["print(6 * 7)"], sandbox=sandboxed)
+    assert text(nb.cells[0]) == "42\n", text(nb.cells[0])
+
+
 CALL = "k = get_ipython().kernel\n_ = k.session.send(k.iopub_socket, {kind!r}, {content!r}, parent=k.get_parent())"
 # A message signed with the kernel's key whose parent header is a list, not a dict
 LIST_PARENT = """

@@ -147,7 +147,8 @@ class SandboxKernelManager(AsyncKernelManager):
         self._socket_fds: list[int] = []
         self.transport = "ipc"
         self.connection_file = str(self._box / "kernel.json")
-        self._kernel_ip = str((SOCKETS if self._isolated else self._box) / "kernel-ipc")  # where the kernel binds
+        # Where the kernel binds: unsandboxed, it starts in work/, beside io/ (relative, as the scratch may be deep)
+        self._kernel_ip = str(SOCKETS / "kernel-ipc") if self._isolated else "../io/kernel-ipc"
         self.ip = self._kernel_ip
 
     async def _async_launch_kernel(self, kernel_cmd: list[str], **kw: Any) -> None:
@@ -206,6 +207,8 @@ class SandboxKernelManager(AsyncKernelManager):
         self._log_drain.start()
         if self._isolated:
             await self._reach_sockets()
+        else:
+            self.ip = self._short_address()
 
     async def _reach_sockets(self) -> None:
         """Link io/kernel-ipc-<port> to each socket the kernel bound in its sandbox, for nbgrader to connect to.
@@ -234,7 +237,14 @@ class SandboxKernelManager(AsyncKernelManager):
             if not stat.S_ISSOCK(os.fstat(fd).st_mode):
                 return
             (self._box / name).symlink_to(f"/proc/{os.getpid()}/fd/{fd}")
-        self.ip = str(self._box / "kernel-ipc")
+        self.ip = self._short_address()
+
+    def _short_address(self) -> str:
+        """``io/kernel-ipc``, named through this process's descriptor on ``io/``: a Unix socket's address holds at
+        most 107 bytes, and the scratch folder (``KitGrading.work_dir``, ``$TMPDIR``) may be deep."""
+        fd = os.open(self._box, os.O_PATH | os.O_DIRECTORY)
+        self._socket_fds.append(fd)
+        return f"/proc/{os.getpid()}/fd/{fd}/kernel-ipc"
 
     async def _async_interrupt_kernel(self) -> None:
         """Interrupt by a message on the control channel: the kernel then signals its own process group."""
