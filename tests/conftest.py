@@ -30,7 +30,7 @@ from autograder import classroom  # noqa: E402
 from autograder.classroom import apply_edits  # noqa: E402
 from autograder.grading import class_run  # noqa: E402
 from catalogue.attacks import CHEATS, CORRECT, FAULTS, Context  # noqa: E402
-from catalogue.mistakes import MISTAKES, VARIANTS  # noqa: E402
+from catalogue.mistakes import GRADED_MISTAKES, VARIANTS  # noqa: E402
 from gradingkit import MNIST, make_course  # noqa: E402
 
 REFERENCE = "reference"
@@ -114,13 +114,13 @@ def course(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 @pytest.fixture(scope="session")
 def graded_class(course: Path) -> GradedClass:
-    """Reference, untouched release, every catalogued mistake, variant, cheat and fault, graded in one parallel run."""
+    """Reference, untouched release, ``GRADED_MISTAKES``, every variant, cheat and fault, graded in one parallel run."""
     config = course / "nbgrader_config.py"
     config.write_text(config.read_text() + "\n".join(("", *QUICKER_BOUNDS, "")))
     solution = (course / "solutions" / classroom.ASSIGNMENT / classroom.NOTEBOOK).read_text()
     classroom.submit(course, REFERENCE, solution)
     classroom.submit(course, UNTOUCHED, (course / "release" / classroom.ASSIGNMENT / classroom.NOTEBOOK).read_text())
-    for entry in (*MISTAKES, *VARIANTS):
+    for entry in (*GRADED_MISTAKES, *VARIANTS):
         classroom.submit(course, entry.name, apply_edits(solution, entry.edits))
     context = Context(
         str(course / "gradebook.db"),

@@ -510,6 +510,14 @@ MISTAKES: tuple[Mistake, ...] = (
     ),
 )
 
+GRADED_MISTAKES: tuple[Mistake, ...] = tuple(
+    m for m in MISTAKES if GATE_CELL in m.must_lose or m is next(f for f in MISTAKES if f.part == m.part)
+)
+"""The mistakes the slow tier's class grades end to end (sandbox, kernel, nbgrader, the gate trained on MNIST): the
+first of each part and every one the gate must catch. The fast tier (``test_corpus``) grades every mistake with the
+same probes and judges on two secrets, in this process: which cells each loses and the cause each names."""
+
+
 VARIANTS: tuple[Variant, ...] = (
     Variant(
         "linear_np_dot",
