@@ -85,7 +85,7 @@ def test_the_documented_message_is_what_the_catalogue_renders() -> None:
 
 def test_readme_opens_with_a_demo_command_and_a_test_command() -> None:
     demo, tests = _readme_commands()
-    assert demo.endswith("-m autograder demo") and tests.endswith("-m pytest")
+    assert demo.endswith("-m autograder demo") and tests.endswith("-m pytest -n 2")
 
 
 def test_ci_runs_the_readme_test_command() -> None:
