@@ -12,7 +12,7 @@ measured ones run only when asked, each on a fresh clone of HEAD (committed work
 - ``--named``: the named weakenings of ``benchmarks/named_mutants.py`` (``benchmarks/mutation.py --named``), the share
   caught; the sampled mutmut score is in ``benchmarks/mutation_survivors.md`` (hours to measure);
 - ``--tasks``: the maintainer's tasks played by ``tests/test_maintainer_tasks.py`` (adding a check, a language);
-- ``--full``: ``.ci/run``, as CI runs it (its own venv; 40-50 minutes), its wall minutes.
+- ``--full``: ``.ci/run``, as CI runs it (its own venv; about 21 minutes on 2 cores), its wall minutes.
 
 Each line says whether its figure is within its goal; the exit status is 1 when a figure is not.
 """
