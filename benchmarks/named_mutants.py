@@ -29,6 +29,7 @@ BOUNDS = "tests/test_resource_bounds.py"
 SETTINGS = "tests/test_settings.py"
 TEXT = "tests/test_student_text.py"
 KERNEL_MESSAGES = "tests/test_kernel_messages.py"
+KERNEL_ADDRESS = "tests/test_kernel_address.py"
 PACE = "tests/test_gate_pace.py"
 SPEED = "tests/test_gate_speed_rule.py"
 SANITIZER = "tests/test_sanitizer_corpus.py"
@@ -604,6 +605,22 @@ TRUST_MUTANTS: tuple[NamedMutant, ...] = (
         "",
         "IOPub messages of any type (comms, debug events) reach nbclient unread",
         (KERNEL_MESSAGES,),
+    ),
+    NamedMutant(
+        "kernel_reached_at_its_folders_path",
+        "autograder/grading/kernel.py",
+        'return f"/proc/{os.getpid()}/fd/{fd}/kernel-ipc"',
+        'return str(self._box / "kernel-ipc")',
+        "nbgrader's client reaches the kernel at its scratch folder's path, too long for a socket when that is deep",
+        (KERNEL_ADDRESS,),
+    ),
+    NamedMutant(
+        "unsandboxed_kernel_binds_at_its_folders_path",
+        "autograder/grading/kernel.py",
+        'else "../io/kernel-ipc"',
+        'else str(self._box / "kernel-ipc")',
+        "an unsandboxed kernel binds at its scratch folder's path, too long for a socket when that is deep",
+        (KERNEL_ADDRESS,),
     ),
     NamedMutant(
         "kernel_output_overhead_zero",
