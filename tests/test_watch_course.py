@@ -1,7 +1,8 @@
 """``python -m autograder watch`` over nbgrader's exchange as Unix users (slow tier), like ``test_exchange_course``: an
-instructor starts the watcher; alice (the reference solution) and bob (a catalogued mistake) submit; the watcher is
-killed (SIGKILL) while it grades them; carol submits a file that is no notebook while it is down; restarted, it grades
-all three; bob hands in a fix, graded again while the instructor's own ``grade`` waits for the watcher's lock; a
+instructor starts the watcher; five students submit within seconds: alice and fiona (the reference solution), bob and
+erik (catalogued mistakes), dora (a correct variant written unlike the reference); the watcher is killed (SIGKILL)
+while it grades them; carol submits a file that is no notebook while it is down; restarted, it grades all six; bob
+hands in a fix, graded again while the instructor's own ``grade`` waits for the watcher's lock; a
 second watcher refuses. Before the due date each feedback says whether each hidden test passed, nothing more
 (``c.Watch.before_due = "passfail"``); once it has passed, everyone's latest is released again in full. Each student
 fetches their own feedback, carol's with a note on her file; the gradebook holds each student once."""
@@ -33,10 +34,20 @@ from test_exchange_course import (
 )
 
 from autograder import classroom
+from autograder.classroom import apply_edits
+from catalogue.mistakes import MISTAKES, VARIANTS
 
 pytestmark = pytest.mark.slow  # grades with nbgrader in the sandbox, needs root to make the users
 
-STUDENTS = {"kit-x-alice": None, "kit-x-bob": "linear_dw_transposed", "kit-x-carol": None}
+STUDENTS = {
+    "kit-x-alice": None,
+    "kit-x-bob": "linear_dw_transposed",
+    "kit-x-carol": None,
+    "kit-x-dora": "mlp_loop_over_layers",
+    "kit-x-erik": "sgd_sign_flipped",
+    "kit-x-fiona": None,
+}
+"""Each student and what they hand in first: the solution (None), a catalogued mistake or a correct variant."""
 NOT_A_NOTEBOOK = "carol's mlp.ipynb, which is no notebook"
 
 
@@ -79,6 +90,13 @@ def _submit(user, notebook: str) -> None:
     assert done.returncode == 0, done.stdout + done.stderr
 
 
+def _first(name: str, scratch: Path) -> str:
+    """What ``name`` hands in first: the solved notebook with their entry's edits (``STUDENTS``)."""
+    entry = next((e for e in (*MISTAKES, *VARIANTS) if e.name == STUDENTS[name]), None)
+    solved = _handed_in(None, scratch)
+    return solved if entry is None else apply_edits(solved, entry.edits)
+
+
 def _kill(course: Path, process: subprocess.Popen) -> None:
     """SIGKILL the watcher, by the pid its lock file names."""
     holder = (course / ".kit-graded" / "watch" / "watch.lock").read_text()
@@ -88,7 +106,7 @@ def _kill(course: Path, process: subprocess.Popen) -> None:
 
 def test_the_watcher_grades_each_submission_as_it_comes_across_a_kill_and_a_resubmission() -> None:
     if os.geteuid() != 0:
-        pytest.skip("needs root: it makes an instructor and three students (useradd) and runs each one's commands")
+        pytest.skip("needs root: it makes an instructor and six students (useradd) and runs each one's commands")
     teacher = _user(INSTRUCTOR)
     students = {name: _user(name) for name in STUDENTS}
     for user in (teacher, *students.values()):
@@ -124,15 +142,16 @@ def test_the_watcher_grades_each_submission_as_it_comes_across_a_kill_and_a_resu
             subprocess.run(["chown", "-R", f"{name}:", str(work)], check=True)
             fetched = _run(user, ".venv/bin/nbgrader fetch_assignment mlp", work, "/usr/bin:/bin")
             assert fetched.returncode == 0, fetched.stdout + fetched.stderr
-        alice, bob, carol = students.values()
-        _submit(alice, _handed_in(None, folder / "scratch" / "alice"))
-        _submit(bob, _handed_in(STUDENTS["kit-x-bob"], folder / "scratch" / "bob"))
+        bob, carol = students["kit-x-bob"], students["kit-x-carol"]
+        for name, user in students.items():  # within seconds, all but carol
+            if user is not carol:
+                _submit(user, _first(name, folder / "scratch" / name))
 
         first = folder / "watch-1.log"
         watchers.append(_watcher(teacher, course, path, first))
         _wait_for(first, [r"kit-x-alice\s+grading", r"kit-x-bob\s+grading"], watchers[-1])
         time.sleep(3)
-        _kill(course, watchers[-1])  # mid-class: both are being graded
+        _kill(course, watchers[-1])  # mid-class: two are being graded, three wait
         _submit(carol, NOT_A_NOTEBOOK)  # while no watcher runs: nothing in the exchange is lost
 
         second = folder / "watch-2.log"
@@ -147,7 +166,8 @@ def test_the_watcher_grades_each_submission_as_it_comes_across_a_kill_and_a_resu
         beside = _run(teacher, "python -m autograder grade mlp --student kit-x-alice", course, path)
         assert "waiting for pid" in beside.stdout and "watch mlp" in beside.stdout, beside.stdout[-3000:]
         _wait_for(second, [r"kit-x-bob\s+released(.|\n)*kit-x-bob\s+released"], watchers[-1])
-        assert len(re.findall(r"^\S+ kit-x-\w+\s+released .*\(passfail\)$", second.read_text(), re.M)) == 4
+        passfail = re.findall(r"^\S+ kit-x-\w+\s+released .*\(passfail\)$", second.read_text(), re.M)
+        assert len(passfail) == len(STUDENTS) + 1, passfail  # each student's first, and bob's fix
         passed = _run(teacher, f'nbgrader db assignment add mlp --duedate="{_utc(seconds=-5)}"', course, path)
         assert passed.returncode == 0, passed.stderr  # the due date has passed: everyone's latest, in full
         _wait_for(second, [rf"{name}\s+released.*due date has passed" for name in STUDENTS], watchers[-1])
@@ -159,6 +179,9 @@ def test_the_watcher_grades_each_submission_as_it_comes_across_a_kill_and_a_resu
             ("kit-x-bob", "released"),
             ("kit-x-bob", "released"),
             ("kit-x-carol", "released"),
+            ("kit-x-dora", "released"),
+            ("kit-x-erik", "released"),
+            ("kit-x-fiona", "released"),
         ], journal
         from nbgrader.api import Gradebook
 
@@ -173,10 +196,16 @@ def test_the_watcher_grades_each_submission_as_it_comes_across_a_kill_and_a_resu
             assert fetched.returncode == 0, fetched.stdout + fetched.stderr
             pages = sorted((work / classroom.ASSIGNMENT / "feedback").glob("*/mlp.html"))
             feedback[name] = [page.read_text() for page in pages]
-        assert [len(pages) for pages in feedback.values()] == [1, 2, 1], feedback.keys()
-        latest = {"kit-x-alice": 100, "kit-x-bob": 100, "kit-x-carol": 0}  # bob's fix; carol's file graded as released
-        for name, pages in feedback.items():  # each one's latest: in full, once the due date has passed
-            assert f"mlp (score: {latest[name]} / 100)" in pages[-1], (name, pages[-1][-3000:])
+        assert {name: len(pages) for name, pages in feedback.items()} == {name: 1 for name in STUDENTS} | {
+            "kit-x-bob": 2
+        }
+        scores = {name: re.search(r"mlp \(score: ([\d.]+) / 100\)", pages[-1]) for name, pages in feedback.items()}
+        assert all(scores.values()), feedback  # each one's latest: in full, once the due date has passed
+        assert {name: float(score[1]) for name, score in scores.items() if name != "kit-x-erik"} == {
+            name: 0.0 if name == "kit-x-carol" else 100.0 for name in STUDENTS if name != "kit-x-erik"
+        }  # bob's fix; carol's file graded as the release; dora's variant as correct as the reference
+        erik = next(m for m in MISTAKES if m.name == STUDENTS["kit-x-erik"])
+        assert float(scores["kit-x-erik"][1]) < 100 and erik.cause in feedback["kit-x-erik"][-1], scores["kit-x-erik"]
         first = feedback["kit-x-bob"][0]  # before the due date: whether each hidden test passed, nothing more
         assert "kit-pass-fail" in first and "CheckFailed" not in first and "(score:" not in first, first[-3000:]
         assert (
