@@ -21,6 +21,7 @@ import pytest
 from browser_support import BROWSER_TESTS, CHROMIUM, axe_violations
 from test_docs import documented_failure
 
+from gradingkit import MNIST
 from student_notebooks import STATES, solution_source, student_notebook
 
 REPO = Path(__file__).resolve().parents[1]
@@ -69,6 +70,7 @@ def lab(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[str, Any]]:
         "JUPYTER_RUNTIME_DIR": str(home / "runtime"),
         "IPYTHONDIR": str(home / "ipython"),
         "MLP_TRAIN_SUBSET": "3000",
+        "MNIST_DIR": str(MNIST),  # absolute: the notebooks' kernels start in their own folders
         "JUPYTERLAB_SETTINGS_DIR": str(home / "lab-settings"),
     }
     # Every cell in the page, on screen or not: the tests find cells by their text, which a windowed notebook only
