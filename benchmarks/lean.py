@@ -136,7 +136,7 @@ def main() -> int:
     parser.add_argument("--fast", action="store_true", help="run the fast tier on a fresh clone (minutes)")
     parser.add_argument("--named", action="store_true", help="run the named weakenings (tens of minutes)")
     parser.add_argument("--tasks", action="store_true", help="play the maintainer's tasks (minutes)")
-    parser.add_argument("--full", action="store_true", help="run .ci/run on a fresh clone (most of an hour)")
+    parser.add_argument("--full", action="store_true", help="run .ci/run on a fresh clone (about 21 minutes)")
     parser.add_argument("--all", action="store_true", help="all of the above")
     args = parser.parse_args()
     figures = read_figures()
@@ -147,6 +147,8 @@ def main() -> int:
         (args.full, full_run),
     ]
     with tempfile.TemporaryDirectory(prefix="kit-lean-") as work:
+        # Readable by all, as a clone on a fresh machine is: else the tests that grade as an ordinary user skip
+        Path(work).chmod(0o755)
         for wanted, measure in measured:
             if wanted or args.all:
                 figures.append(measure(clone(Path(work) / measure.__name__)))
