@@ -99,15 +99,38 @@ def test_every_grader_message_is_written_in_chinese(message_id: str) -> None:
         assert any("\u4e00" <= c <= "\u9fff" for c in declared.template("zh")), (message_id, declared.template("zh"))
 
 
-def test_every_id_is_declared_once() -> None:
+def test_every_id_is_declared_once_with_its_english() -> None:
+    """The ids declared in code and the English wordings file's are one set, each id declared once: ``declared``
+    names a second declaration, a declaration without English, and English declared by no code."""
+    from autograder.cli import wordings
+
+    assert {d.id for d in wordings.declared()} == set(wordings.read_wordings("en")) >= set(CATALOGUE)
     for path in DECLARING:
         ids = _declared_ids(path)
         assert len(ids) == len(set(ids)), f"{path.name} declares {sorted({i for i in ids if ids.count(i) > 1})} twice"
-    some = next(iter(CATALOGUE.values()))
-    assert message(some.id, en=some.en) == some  # the same declaration again (a module reloaded) is one
-    with pytest.raises(ValueError, match="declared twice"):
-        message(some.id, en=some.en + " (another)")
-    assert CATALOGUE[some.id] == some
+    assert message("expected_got") is CATALOGUE["expected_got"]  # the same declaration again (a module reloaded)
+
+
+@pytest.mark.parametrize(
+    "code, said",
+    [
+        ('message("expected_got")\n', "'expected_got' is declared in source/mlp/nn_messages.py too"),
+        ('message("never.worded")\n', "'never.worded' is not in i18n/messages.en.toml"),
+        ("", None),  # the catalogue's own file left out: its English is declared by no code
+    ],
+)
+def test_the_catalogue_and_its_english_must_agree(
+    tmp_path: Path, monkeypatch: Any, code: str, said: str | None
+) -> None:
+    from autograder.cli import wordings
+
+    extra = tmp_path / "extra.py"
+    extra.write_text(code)
+    kept = wordings.DECLARING if code else wordings.DECLARING[:-1]
+    monkeypatch.setattr(wordings, "DECLARING", (*kept, extra))
+    with pytest.raises(wordings.WordingsError) as raised:
+        wordings.declared()
+    assert said in str(raised.value) if said else "is declared by no code" in str(raised.value)
 
 
 # ---------------------------------------------------------------- no failure built from words

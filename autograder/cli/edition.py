@@ -532,7 +532,7 @@ def missing_wordings(language: str) -> str:
 def languages() -> tuple[str, ...]:
     """Every edition's language: one with a translation file ``i18n/mlp.<language>.md`` or a wordings file
     ``i18n/messages.<language>.toml`` (without a translation, the edition's notebook is the English master's)."""
-    worded = {p.name.split(".")[1] for p in (REPO / "i18n").glob("messages.*.toml")}
+    worded = {p.name.split(".")[1] for p in (REPO / "i18n").glob("messages.*.toml")} - {wordings.ENGLISH}
     return tuple(sorted(set(points_table.translations(REPO)) | worded))
 
 

@@ -1,9 +1,11 @@
-"""The wordings of the kit's messages in each language but English: ``i18n/messages.<language>.toml``, by message id.
+"""The wordings of the kit's messages in each language: ``i18n/messages.<language>.toml``, by message id.
 
-English is the source: every message is declared once with its English wording (``message(id, en=...)``, ``text``,
-``cause``, ``formula``) in the helpers (``source/mlp/*.py``) or in the grader (``DECLARING``). A language's file gives,
-per id, the English its wording translates and the wording (``"id".en = "..."``, ``"id".<language> = "..."``; an
-``"id".en`` alone keeps the message in English on purpose, a plain ``"id" = "wording"`` is a wording not stamped yet).
+English is the source: every message is declared once by id (``message(id)``, ``text``, ``cause``, ``formula``) in the
+helpers (``source/mlp/*.py``) or in the grader (``DECLARING``), and its English is in ``i18n/messages.en.toml``
+(``"id" = "..."``; ``declared`` fails on an id without English, declared twice, or English declared by no code).
+Another language's file gives, per id, the English its wording translates and the wording (``"id".en = "..."``,
+``"id".<language> = "..."``; an ``"id".en`` alone keeps the message in English on purpose, a plain
+``"id" = "wording"`` is a wording not stamped yet).
 A file may declare its language: a ``language`` table of ``nn_languages.Language``'s fields (``name``,
 ``list_separator``, ``and_word``, ...; ``kit_languages`` adds it to the languages of ``nn_languages.py``), which
 reaches the helpers as ``nn_wordings.LANGUAGES``: a new language is that one file. A message the file leaves out is
@@ -38,6 +40,9 @@ DECLARERS = {"message": "", "text": "", "cause": "cause.", "formula": "formula."
 """The functions that declare a message (``nn_messages``), and the prefix each puts before the id it is given."""
 LANGUAGE_KEY = "language"
 """The key of a wordings file's table declaring its language (no message has that id)."""
+ENGLISH = "en"
+ENGLISH_FILE = I18N / "messages.en.toml"
+"""The source language and its file: every message's English, which the other languages translate."""
 HELPERS_FILE = MASTER / "nn_wordings.json"
 GRADER_FILE = REPO / "autograder" / "wordings.json"
 
@@ -133,8 +138,10 @@ def kit_languages() -> dict[str, object]:
 
 
 def declared() -> list[Declared]:
-    """Every message declared in the helpers and the grader, in the order of their files."""
-    found = []
+    """Every message declared in the helpers and the grader, in the order of their files, with its English
+    (``i18n/messages.en.toml``)."""
+    english = read_wordings(ENGLISH)
+    found, where, wrong = [], {}, []
     for side, paths in (("helpers", sorted(MASTER.glob("*.py"))), ("grader", DECLARING)):
         for path in paths:
             in_file = []
@@ -142,11 +149,23 @@ def declared() -> list[Declared]:
                 if not (isinstance(node, ast.Call) and getattr(node.func, "id", None) in DECLARERS and node.args):
                     continue
                 first = node.args[0]
-                en = next((k.value for k in node.keywords if k.arg == "en"), None)
-                if isinstance(first, ast.Constant) and isinstance(first.value, str) and en is not None:
-                    message = Declared(DECLARERS[node.func.id] + first.value, ast.literal_eval(en), side)
-                    in_file.append((node.lineno, message))
+                if isinstance(first, ast.Constant) and isinstance(first.value, str):
+                    id = DECLARERS[node.func.id] + first.value
+                    if id in where or id not in english:
+                        wrong.append(
+                            f"{shown(path)}:{node.lineno}: {id!r} is "
+                            + (
+                                f"declared in {where[id]} too"
+                                if id in where
+                                else f"not in {shown(wordings_file('en'))}"
+                            )
+                        )
+                    where[id] = shown(path)
+                    in_file.append((node.lineno, Declared(id, english.get(id, ""), side)))
             found += [message for _, message in sorted(in_file, key=lambda pair: pair[0])]
+    wrong += [f"{shown(wordings_file('en'))}: {id!r} is declared by no code" for id in english if id not in where]
+    if wrong:
+        raise WordingsError("\n".join(wrong))
     return found
 
 
@@ -156,7 +175,7 @@ def shown(path: Path) -> Path:
 
 
 def wordings_file(language: str) -> Path:
-    return I18N / f"messages.{language}.toml"
+    return ENGLISH_FILE if language == ENGLISH else I18N / f"messages.{language}.toml"
 
 
 def read_entries(language: str) -> dict[str, Entry]:
@@ -320,8 +339,10 @@ def modules() -> dict[Path, str]:
     """The two generated files' paths and contents, from every language of the table that has a wordings file."""
     messages = declared()
     sides: dict[str, dict[str, dict[str, str]]] = {"helpers": {}, "grader": {}}
+    for side, table in sides.items():
+        table[ENGLISH] = {d.id: d.en for d in messages if d.side == side}
     for code in kit_languages():
-        if code == "en" or not wordings_file(code).exists():
+        if code == ENGLISH or not wordings_file(code).exists():
             continue
         trouble = problems(code)
         if trouble:

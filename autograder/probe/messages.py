@@ -11,28 +11,10 @@ from __future__ import annotations
 
 from autograder.course.nn_messages import message, text
 
-CPU_TIME = message(
-    "probe.cpu_time",
-    en="{what}: expected to finish within {seconds} s of CPU time, but it was still running.",
-)
-WALL_TIME = message(
-    "probe.wall_time",
-    en="{what}: expected to finish within {seconds} s, but it was still running.",
-)
-ENDLESS_LOOP = text(
-    "probe.endless_loop",
-    en="an endless loop, or a Python loop over every element instead of array operations",
-)
-NEVER_STOPS = text(
-    "probe.never_stops",
-    en="your code waits for something that never comes, or never stops",
-)
-LOADING_CELL = message(
-    "probe.loading_cell",
-    en="Running the definitions of answer cell {cell}",
-)
-GATE_COUNTING = text(
-    "probe.gate_counting",
-    en="MNIST training, counting the Python lines of a step",
-)
-GATE_STEP = message("probe.gate_step", en="MNIST training, step {step}")
+CPU_TIME = message("probe.cpu_time")
+WALL_TIME = message("probe.wall_time")
+ENDLESS_LOOP = text("probe.endless_loop")
+NEVER_STOPS = text("probe.never_stops")
+LOADING_CELL = message("probe.loading_cell")
+GATE_COUNTING = text("probe.gate_counting")
+GATE_STEP = message("probe.gate_step")

@@ -20,20 +20,31 @@ WORDINGS_FILE = Path(__file__).with_name("nn_wordings.json")
 command."""
 
 
-def _generated() -> dict[str, dict]:
-    """What ``WORDINGS_FILE`` holds; nothing if it is missing or damaged: then every message is shown in English."""
+def _generated() -> tuple[dict[str, dict], str | None]:
+    """What ``WORDINGS_FILE`` holds, and why it could not be read (None if it could); nothing if it is missing or
+    damaged: then every message is shown by its id and fields, with a note saying why (``UNREADABLE``)."""
     try:
         data = json.loads(WORDINGS_FILE.read_text(encoding="utf-8"))
         if all(isinstance(data.get(part), dict) for part in ("languages", "wordings")) and all(
             isinstance(words, dict) for words in data["wordings"].values()
         ):
-            return data
-    except (OSError, ValueError, AttributeError):
-        pass
-    return {"languages": {}, "wordings": {}}
+            return data, None
+        problem = "it is not the kit's"
+    except (OSError, ValueError, AttributeError) as error:
+        problem = str(error)
+    return {"languages": {}, "wordings": {}}, problem
 
 
-GENERATED = _generated()
+GENERATED, _problem = _generated()
+UNREADABLE = (
+    None
+    if _problem is None
+    else (
+        f"(The messages' words, {WORDINGS_FILE.name} beside nn_public.py, could not be read: {_problem}. Messages are "
+        "shown by their ids: copy the file back from the assignment's folder as it was released.)"
+    )
+)
+"""The note a failed check ends with when ``WORDINGS_FILE`` could not be read (in English: its words are in it)."""
 WORDED: dict[str, dict[str, object]] = GENERATED["languages"]
 """The languages declared in their wordings file: ``Language`` fields by code."""
 
