@@ -51,7 +51,6 @@ c.CourseDirectory.db_url = "sqlite:///gradebook.db"
 # c.KitGrading.kernel_disk_mib = 512          # all it writes, held in memory (never the disk)
 # c.KitGrading.kernel_cell_output_chars = 100000  # output kept from one cell as it runs (the rest dropped)
 # c.KitGrading.kernel_output_chars = 1000000  # output kept from the whole notebook as it runs
-# c.KitGrading.worker_cpu_seconds = 1200      # each sandboxed worker running hidden checks
 # c.KitGrading.worker_checks_cpu_seconds = 120  # CPU of a worker of small checks, all its processes (seen from outside)
 # c.KitGrading.worker_gate_cpu_seconds = 1800  # backstop CPU of the MNIST gate's worker (its speed rule first)
 # c.KitGrading.worker_stall_seconds = 20      # a worker using almost no CPU this long is stuck: the running check costs

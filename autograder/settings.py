@@ -117,12 +117,6 @@ class KitGrading(LoggingConfigurable):
         "interrupted. Once it is spent, the remaining code cells are not run, and their output says "
         "which cells used the time.",
     ).tag(config=True)
-    worker_cpu_seconds = Integer(
-        1200,
-        help="CPU seconds of one sandboxed worker running hidden checks; each check "
-        "also stops itself after 10 CPU seconds, the MNIST gate after its "
-        "own budget.",
-    ).tag(config=True)
     worker_checks_cpu_seconds = Integer(
         120,
         help="CPU seconds the worker of a group of small checks may use, its threads together (a correct "
@@ -230,8 +224,10 @@ class KitGrading(LoggingConfigurable):
         )
 
     def worker_limits(self) -> Limits:
+        # RLIMIT_CPU is the kernel's backstop behind the workers' watch, which says whose fault a stop is: kept above
+        # both budgets the watch enforces, so that it never ends a worker the watch would have let finish.
         return Limits(
-            cpu_seconds=self.worker_cpu_seconds,
+            cpu_seconds=2 * max(self.worker_checks_cpu_seconds, self.worker_gate_cpu_seconds),
             memory_bytes=self.worker_memory_mib * MiB,
             processes=self.worker_processes,
             file_bytes=self.worker_file_mib * MiB,

@@ -45,12 +45,21 @@ def test_every_setting_is_a_trait_with_help_shown_in_the_course_config_with_its_
         assert documented[name] == TRAITS[name].default_value
 
 
+@pytest.mark.parametrize("gate, checks", [(1800, 120), (5000, 120), (60, 900)])
+def test_the_kernel_never_stops_a_worker_before_the_budgets_the_watch_enforces(gate: int, checks: int) -> None:
+    """A worker's RLIMIT_CPU stands behind the workers' watch (which tells a too-slow student from a too-slow machine):
+    below the MNIST gate's budget, the kernel would end a gate the speed rule lets run, as a crash."""
+    config = Config()
+    config.KitGrading.worker_gate_cpu_seconds, config.KitGrading.worker_checks_cpu_seconds = gate, checks
+    assert KitGrading(config=config).worker_limits().cpu_seconds > max(gate, checks)
+
+
 def test_the_limits_a_course_sets_reach_the_kernel_and_the_workers(tmp_path: Path) -> None:
     config = Config()
     config.KitGrading.kernel_memory_mib, config.KitGrading.worker_processes = 1000, 7
     config.KitGrading.work_dir = str(tmp_path)
     kit = KitGrading(config=config)
-    assert kit.worker_limits() == Limits(cpu_seconds=1200, memory_bytes=2048 * MiB, processes=7, file_bytes=64 * MiB)
+    assert kit.worker_limits() == Limits(cpu_seconds=3600, memory_bytes=2048 * MiB, processes=7, file_bytes=64 * MiB)
     manager = SandboxKernelManager(config=config)
     try:
         assert manager._limits == Limits(cpu_seconds=1800, memory_bytes=1000 * MiB, processes=64, file_bytes=256 * MiB)
