@@ -1,7 +1,7 @@
-"""Every message the grader's judges build, declared once by id in English (``nn_messages.message``).
+"""Every message the grader's judges build, declared once by id (``nn_messages.message``).
 
-Their wordings in other languages (and the probe's) are in ``i18n/messages.<language>.toml``, reaching the grader as
-``autograder/wordings.json`` (generated; ``autograder/cli/wordings.py``), added to the helpers' below.
+Their words in each language, English first (and the probe's), are in ``i18n/messages.<language>.toml``, reaching the
+grader as ``autograder/wordings.json`` (generated; ``autograder/cli/wordings.py``), added to the helpers' below.
 
 Trusted side, loaded by the judges (``autograder.judge``) only: like them it imports the course's helper modules,
 which the grading process finds next to the released notebook. A judge calls a message with its fields and raises
@@ -72,12 +72,6 @@ LOSS_TARGET_AXIS = text("loss.target_axis")
 # --------------------------------------------------------------------------------------------- SGD
 
 SGD_STEP = message("sgd.step")
-
-# --------------------------------------------------------------------------------------------- MLP
-
-MLP_NO_RELU = nn_messages.MLP_NO_RELU  # the course's: the public MLP check names them too
-MLP_RELU_ON_LOGITS = nn_messages.MLP_RELU_ON_LOGITS
-MLP_FORWARD_FORMULA = nn_messages.MLP_FORWARD_FORMULA
 
 # --------------------------------------------------------------------------------------------- the MNIST gate
 
@@ -296,7 +290,6 @@ FEEDBACK_CONTENTS = text("feedback.contents")
 FEEDBACK_PUBLIC_COUNT = message("feedback.public_count")
 FEEDBACK_BY_HAND = text("feedback.by_hand")
 FEEDBACK_AUTOMATIC = message("feedback.automatic")
-FEEDBACK_NOT_AUTOGRADED = text("feedback.not_autograded")
 FEEDBACK_LATE = message("feedback.late")
 # nbgrader's own framing of the page, in the edition's language and with names where nbgrader shows grade ids
 FEEDBACK_NOTEBOOK_SCORE = message("feedback.notebook_score")

@@ -18,7 +18,6 @@ import hashlib
 import re
 import warnings
 from pathlib import Path
-from typing import Any
 
 import nbgrader
 from nbgrader.coursedir import CourseDirectory
@@ -374,7 +373,3 @@ def load_course_config(course: Path) -> Config:
         config = PyFileConfigLoader("nbgrader_config.py", path=str(course)).load_config()
     config.CourseDirectory.root = str(course.resolve())
     return config
-
-
-def settings(config: Any) -> KitGrading:
-    return KitGrading(config=config)

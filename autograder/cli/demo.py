@@ -149,7 +149,3 @@ def _print_where(course: Path, students: dict[str, tuple[str, str]]) -> None:
         print(f"Feedback of {student}: {feedback if feedback.exists() else 'none (see the grading output above)'}")
     # A formgrader still running there reads the deleted gradebook: "Invalid submission" (404) for every new id.
     print(f"Formgrader: `jupyter lab` in {course} (restart one already running there: this course is new)")
-
-
-if __name__ == "__main__":
-    main()

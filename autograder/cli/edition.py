@@ -614,7 +614,3 @@ def main(argv: list[str] | None = None) -> int:
         "`python -m autograder regenerate`, which does all of it)"
     )
     return 0
-
-
-if __name__ == "__main__":
-    sys.exit(main())

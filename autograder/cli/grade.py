@@ -71,7 +71,3 @@ def refusal(exposed: Exposed) -> str:
         f"Cannot grade, nobody was graded: other users can read the course's private state (students' work, "
         f"grades, feedback):{listed}\nMake it private, then run the same command again:\n  {shlex.join(exposed.fix)}"
     )
-
-
-if __name__ == "__main__":
-    sys.exit(main())

@@ -99,7 +99,3 @@ def main(argv: list[str] | None = None) -> int:
     args.notebook.write_text(new)
     print(f"{args.notebook}: hidden test cells written from the registry; now run `python -m autograder regenerate`.")
     return 0
-
-
-if __name__ == "__main__":
-    sys.exit(main())

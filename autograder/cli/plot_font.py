@@ -133,7 +133,3 @@ def main(argv: list[str] | None = None) -> int:
         return 1
     print(f"{TARGET}: {'written' if changed else 'unchanged'}; now run `python -m autograder regenerate`")
     return 0
-
-
-if __name__ == "__main__":
-    sys.exit(main())

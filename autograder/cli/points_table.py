@@ -212,7 +212,3 @@ def main(argv: list[str] | None = None) -> int:
     if args.check and stale:
         print("run `python -m autograder regenerate`", file=sys.stderr)
     return 1 if args.check and stale else 0
-
-
-if __name__ == "__main__":
-    sys.exit(main())

@@ -11,7 +11,6 @@ from __future__ import annotations
 import argparse
 import importlib.util
 import json
-import sys
 from pathlib import Path
 from types import ModuleType
 from typing import Any
@@ -116,7 +115,3 @@ def main(argv: list[str] | None = None) -> int:
     changed = write()
     print(f"{TARGET}: {'written' if changed else 'unchanged'}; now run `python -m autograder regenerate`")
     return 0
-
-
-if __name__ == "__main__":
-    sys.exit(main())

@@ -119,7 +119,3 @@ def main(argv: list[str] | None = None) -> int:
         print(f"changed {path.relative_to(REPO)}")
     print(f"{len(changed)} file(s) changed" if changed else "everything generated is up to date: nothing changed")
     return 0
-
-
-if __name__ == "__main__":
-    sys.exit(main())

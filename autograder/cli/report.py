@@ -48,7 +48,3 @@ def main(argv: list[str] | None = None) -> int:
     )
     print(f"Class report: {html} (and CSV, JSON beside it; {time.perf_counter() - start:.1f} s)")
     return 0
-
-
-if __name__ == "__main__":
-    raise SystemExit(main())

@@ -53,7 +53,3 @@ def main(argv: list[str] | None = None) -> int:
         print(f"Cannot grade, the watcher stopped: {error}. Fix it, then start it again.", file=sys.stderr)
         return 2
     return 0
-
-
-if __name__ == "__main__":
-    sys.exit(main())

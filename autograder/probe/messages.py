@@ -1,6 +1,6 @@
-"""The messages a probe records, declared once by id in English (``nn_messages.message``, a course helper).
+"""The messages a probe records, declared once by id (``nn_messages.message``, a course helper).
 
-Their wordings in other languages are in ``i18n/messages.<language>.toml``; the trusted side renders them
+Their words in each language, English first, are in ``i18n/messages.<language>.toml``; the trusted side renders them
 (``autograder/wordings.json``, added by ``autograder.messages``).
 
 Untrusted side: the sandboxed worker has this package and the course's helpers, not ``autograder.messages`` (the
