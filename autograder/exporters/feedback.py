@@ -22,7 +22,6 @@ from __future__ import annotations
 import html
 import re
 import secrets
-from pathlib import Path
 from typing import Any
 
 from jinja2 import pass_context
@@ -30,13 +29,12 @@ from latex2mathml.converter import convert
 from nbconvert.exporters import HTMLExporter
 from nbformat import NotebookNode
 from nbformat.v4 import new_markdown_cell
-from nbgrader.coursedir import CourseDirectory
 from traitlets import Enum
 
 from autograder import safe_html, verdict
 from autograder.cell_ids import check_named, check_of
 from autograder.exporters import inline, summary
-from autograder.helpers import edition_language
+from autograder.helpers import graded_language
 from autograder.report.collect import Lateness
 
 MATH = re.compile(r"\$\$(?P<display>.+?)\$\$|(?<![\\$])\$(?P<inline>[^$\n]+?)\$", re.S)
@@ -135,12 +133,6 @@ def render_math(markdown: str) -> str:
         pieces += [outside_code(markdown[last : code.start()]), code.group(0)]
         last = code.end()
     return "".join(pieces + [outside_code(markdown[last:])])
-
-
-def release_of(config: Any, assignment: str) -> Path:
-    """The assignment's release folder: its helper modules, and the edition's language."""
-    coursedir = CourseDirectory(config=config)
-    return Path(coursedir.root) / coursedir.format_path(coursedir.release_directory, ".", assignment)
 
 
 def show_verdicts(nb: NotebookNode, language: str) -> None:
@@ -264,10 +256,7 @@ class FeedbackExporter(HTMLExporter):
     def _preprocess(self, nb: NotebookNode, resources: dict[str, Any]) -> tuple[NotebookNode, dict[str, Any]]:
         nb, resources = super()._preprocess(nb, resources)
         info = resources.get("nbgrader", {})
-        language = "en"
-        if info.get("assignment"):
-            release = release_of(self.config, info["assignment"])
-            language = edition_language(release)
+        language = graded_language(self.config, resources)
         import autograder.messages  # noqa: F401 - declares the grader's messages, which verdicts name
 
         checks = summary.checks_of(nb, language)

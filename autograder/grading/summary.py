@@ -32,7 +32,7 @@ def summary_lines(summary: ClassSummary, report: Path, most: int = 5) -> list[st
         )
     lost = sorted((c for c in summary.checks if c.failed), key=lambda c: (-c.failed, c.info.name))[:most]
     if lost:
-        ranked = ", ".join(f"{cell(c.info.name)} ({c.failed} of {len(graded)})" for c in lost)
+        ranked = ", ".join(f"{hidden_cell_id(c.info.name)} ({c.failed} of {len(graded)})" for c in lost)
         lines.append(f"Checks lost most often: {ranked}.")
     elif graded:
         lines.append("No automatic check was lost." if any(s.by_hand for s in graded) else "No check was lost.")
@@ -42,7 +42,8 @@ def summary_lines(summary: ClassSummary, report: Path, most: int = 5) -> list[st
         lines.append("Named causes seen most often (students, checks):")
         width = len(str(len(causes[0].students)))
         lines += [
-            f"  {len(c.students):>{width}}  {student_text(c.text)} ({', '.join(map(cell, c.checks))})" for c in causes
+            f"  {len(c.students):>{width}}  {student_text(c.text)} ({', '.join(map(hidden_cell_id, c.checks))})"
+            for c in causes
         ]
     lines.append(f"Class report: {report} (and CSV, JSON beside it)")
     lines.append(_feedback_line(summary))
@@ -70,11 +71,6 @@ def late_lines(graded: list[Student]) -> list[str]:
     return ["Late submissions (after the due date and any extension):"] + [
         f"  {s.id}: {s.late.hours} h late, {s.late.penalty:g} point(s) off" for s in late
     ]
-
-
-def cell(check: str) -> str:
-    """A check as the instructor sees it in nbgrader (formgrader, the gradebook, the demo's table): its test cell."""
-    return hidden_cell_id(check)
 
 
 def _feedback_line(summary: ClassSummary) -> str:

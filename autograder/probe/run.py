@@ -28,20 +28,12 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+from autograder.course.nn_diagnosis import GRADED_STATEMENTS
+
 from . import core, no_processes
 from .core import CheckTimeout, encode, load, raised, time_limit, wall_limit
 from .messages import LOADING_CELL
 
-DEFINITIONS = (
-    ast.Import,
-    ast.ImportFrom,
-    ast.FunctionDef,
-    ast.AsyncFunctionDef,
-    ast.ClassDef,
-    ast.Assign,
-    ast.AnnAssign,
-)
-"""The top-level statements of an answer cell that the worker runs; every other one (calls, loops, prints) is not."""
 LOAD_CPU_SECONDS, LOAD_WALL_SECONDS = 10, 30
 """Limits on running one answer cell's definitions (they take milliseconds: an assignment that computes is stopped)."""
 STARTED = "kit-worker-started"
@@ -54,9 +46,10 @@ def probe_function(entry: dict[str, str]) -> Any:
 
 
 def definitions(source: str, filename: str) -> Any:
-    """The cell compiled with only its top-level definitions (``DEFINITIONS``); line numbers kept."""
+    """The cell compiled with only its top-level definitions (``GRADED_STATEMENTS``, as the public checks name them);
+    line numbers kept."""
     tree = ast.parse(source, filename)
-    tree.body = [node for node in tree.body if isinstance(node, DEFINITIONS)]
+    tree.body = [node for node in tree.body if isinstance(node, GRADED_STATEMENTS)]
     return compile(tree, filename, "exec")
 
 
