@@ -249,6 +249,24 @@ def test_judge_cases_fails_with_the_first_failure_that_names_a_cause() -> None:
     assert _failure(lambda: judge_cases(cases[:1], [{}], one)).message.fields["what"] == "first"
 
 
+def test_student_code_that_catches_every_exception_cannot_catch_its_time_limit() -> None:
+    """A retry loop's ``except Exception`` (the student's) does not swallow the check's CPU limit: the check stops at
+    its limit, not at the worker's CPU budget, minutes later."""
+    import time
+
+    def retries() -> None:
+        until = time.process_time() + 2
+        while time.process_time() < until:
+            try:
+                sum(range(1000))
+            except Exception:  # noqa: BLE001, S110 - the student's
+                pass
+
+    with pytest.raises(CheckTimeout):
+        with time_limit("Linear.forward", 0.05):
+            retries()
+
+
 def test_a_probe_timeout_is_recorded_as_data_and_judged_the_same() -> None:
     with pytest.raises(CheckTimeout) as stopped:
         with time_limit("Linear.forward", 0.05):

@@ -30,9 +30,11 @@ def progress(step: int) -> None:
     can call or replace it, so no verdict rests on it."""
 
 
-class CheckTimeout(AssertionError):
+class CheckTimeout(BaseException):
     """The student's code ran past a time limit; ``failure`` (an ``nn_messages.Failure``) says which, as data, for the
-    record (``failure.to_data()``); ``str()`` is its English rendering."""
+    record (``failure.to_data()``); ``str()`` is its English rendering. Not an ``Exception``, so the student's
+    ``except Exception`` (a retry loop, say) cannot catch it: only a bare ``except`` can, and the watch outside then
+    stops the worker at its CPU budget."""
 
     def __init__(self, failure: Failure) -> None:
         super().__init__(failure.render("en"))
@@ -66,7 +68,7 @@ def time_limit(what: Text | str, seconds: float = CHECK_SECONDS) -> Any:
     """Raise ``CheckTimeout`` once the body has used ``seconds`` of this process's CPU time (main thread only).
 
     ``what`` is what runs: a ``Text``, or code such as "Linear.forward". Code that hangs without using the CPU (a
-    sleep) is stopped by the worker's wall-clock limit instead.
+    sleep) is stopped by the worker's stall rule instead.
     """
     from autograder.course.nn_messages import (
         Failure,  # a course helper, next to the notebook (imported on use, as in ``raised``)
@@ -156,9 +158,7 @@ class Record(dict):
             with warnings.catch_warnings():
                 warnings.simplefilter("ignore", RuntimeWarning)
                 value = method(*args)
-        except CheckTimeout:
-            raise
-        except Exception as error:  # noqa: BLE001 - whatever the student's code raises is recorded
+        except Exception as error:  # noqa: BLE001 - whatever the student's code raises is recorded (a limit is not)
             self[key] = raised(error)
             raise Stopped from None
         self[key] = plain(value)

@@ -34,7 +34,7 @@ from autograder.course.nn_messages import Text
 from nn_core import Module, Parameter
 
 from . import core
-from .core import CheckTimeout, Record, Stopped, collect_cases, plain, raised, time_limit
+from .core import Record, Stopped, collect_cases, plain, raised, time_limit
 from .messages import GATE_COUNTING, GATE_STEP
 
 LOOP_ROWS = (4, 32)
@@ -133,8 +133,6 @@ def python_loop(MLP: type, inputs: dict[str, Any], x: np.ndarray, y: np.ndarray)
         for rows in LOOP_ROWS:  # warm-up: imports, caches and first-call work are not counted
             step(rows)
         small, big = (_count_lines(lambda rows=rows: step(rows)) for rows in LOOP_ROWS)
-    except CheckTimeout:
-        raise
     except Exception:  # noqa: BLE001 - the same error comes again in training, which records it
         return None
     lines = [sum(small.values()), sum(big.values())]
@@ -211,8 +209,6 @@ def backward_calls(owners: list[Any], run: Callable[[], Any]) -> list[bool | Non
     sys.setprofile(watch)
     try:
         run()
-    except CheckTimeout:
-        raise
     except Exception:  # noqa: BLE001 - the calls seen before an error are evidence too
         pass
     finally:
@@ -300,8 +296,6 @@ def _train(MLP: type, inputs: dict[str, Any], record: Record) -> None:
                     raise Stopped
                 try:  # the grader's own arithmetic on the student's logits
                     grad = _cross_entropy_grad(logits.astype(np.float64), y).astype(logits.dtype)
-                except CheckTimeout:
-                    raise
                 except Exception:  # noqa: BLE001 - logits of another shape or kind at a later step
                     record.keep("bad_logits", {"step": step + 1, **_described(logits)})
                     raise Stopped from None
@@ -316,8 +310,6 @@ def _train(MLP: type, inputs: dict[str, Any], record: Record) -> None:
                 for k, p in enumerate(params):
                     try:  # the grader's own arithmetic: what it cannot use is the student's value, named
                         p -= lr * p.grad
-                    except CheckTimeout:
-                        raise
                     except Exception:  # noqa: BLE001 - a .grad of another shape or kind than its parameter
                         record.keep("bad_grad", _grad_breaks_update(p, parameter_owners(model, params)[k], k))
                         raise Stopped from None
@@ -337,7 +329,7 @@ def mnist_accuracy(MLP: type, inputs: dict[str, Any]) -> list[Record]:
     def probe(_: None, record: Record) -> None:
         try:
             _train(MLP, inputs, record)
-        except (Stopped, CheckTimeout):
+        except Stopped:
             raise
         except Exception as error:  # noqa: BLE001 - a crash inside training is the student's code failing
             record.keep("training_error", raised(error))

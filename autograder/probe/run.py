@@ -73,7 +73,7 @@ def load_answer(
             )
             with wall_limit(what, LOAD_WALL_SECONDS), time_limit(what, LOAD_CPU_SECONDS):
                 exec(code, namespace)
-        except Exception as error:  # noqa: BLE001 - the student's cell may raise anything (a time limit included)
+        except (Exception, CheckTimeout) as error:  # noqa: BLE001 - the student's cell may raise anything, or run too long
             errors[cell["grade_id"]] = raised(error)
     return namespace, errors
 
