@@ -56,7 +56,7 @@ from autograder.grading.autograde import (
     stage_path,
     submission_score,
 )
-from autograder.grading.prepare import prepare_grading, prepared_env
+from autograder.grading.prepare import prepare_grading
 from autograder.grading.progress import Progress
 from autograder.grading.resubmissions import uncollected
 from autograder.grading.stage import Stage
@@ -123,7 +123,7 @@ def _grade_class(
     require_assignment(paths, assignment)
     scheduler = scheduler or kit.scheduler or None
     _say(out, _what_grading_uses(grading))
-    env = {**os.environ, "MNIST_DIR": str(grading.mnist), **prepared_env(paths.root, grading, assignment)}
+    env = {**os.environ, "MNIST_DIR": str(grading.mnist)}  # each nbgrader process reads the folder validated here
     submitted = paths.submitted_students(assignment)
     chosen = [s for s in submitted if not students or s in students]
     missing = sorted(set(students or ()) - set(submitted))

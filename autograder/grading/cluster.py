@@ -134,7 +134,6 @@ c.KitGrading.sandbox = {task.sandbox!r}
 def grade_task(task: Task) -> Result:
     """Run on a Dask worker: grade one submission in a temporary course; the grades go to ``task.db_url``."""
     from autograder.grading.autograde import die_with_parent, outcome, run_limited
-    from autograder.grading.prepare import PREPARED_ENV
 
     start = time.perf_counter()
     try:
@@ -144,7 +143,7 @@ def grade_task(task: Task) -> Result:
     with tempfile.TemporaryDirectory(prefix="kit-task-") as folder:
         root = Path(folder) / "course"
         _write_course(root, task, mnist)
-        env = {k: v for k, v in os.environ.items() if k not in (PREPARED_ENV, "MLP_GRADER_SECRET")}
+        env = {k: v for k, v in os.environ.items() if k != "MLP_GRADER_SECRET"}
         env.update(
             {
                 "MLP_GRADER_SECRET": task.secret,
