@@ -185,9 +185,10 @@ class KitGrading(LoggingConfigurable):
     autograde_seconds = Integer(
         900,
         help="Wall seconds one submission's `nbgrader autograde` may take under `python -m autograder grade` "
-        "(on a cluster too) before its whole process group is killed. A backstop: the kernel, the workers and "
-        "the gate have their own, far lower limits (about 5 minutes in all), so only a hung grader or an "
-        "overloaded machine reaches it; that submission is left ungraded (the grader's fault), not retried.",
+        "(on a cluster too) before its whole process group is killed. A backstop: the kernel's time, each "
+        "worker's CPU budget, stall and idle rules and the gate's speed rule stop student code first (a correct "
+        "solution takes seconds), so a hung grader or an overloaded machine reaches it, or code that runs every "
+        "check to its worker's budget; that submission is left ungraded, for a person to look at, not retried.",
     ).tag(config=True)
     max_output_chars = Integer(
         20_000,

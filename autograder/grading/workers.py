@@ -11,8 +11,8 @@ A worker (``autograder/probe/run.py``) runs beside the student's code, so everyt
   that stream ends the reading and costs the check that was running;
 - it is watched from outside, where student code cannot catch or stop the watch: stopped when it stalls (waiting
   for something that never comes), when it spends its CPU budget, when it has run for minutes mostly waiting (a
-  little CPU now and then: ``WorkerBudget.idle``), when all its processes and its tmpfs hold more memory than
-  ``WorkerBudget.memory``, or, the machine's fault, after a wall-clock backstop.
+  little CPU now and then: ``WorkerBudget.idle``), or, the machine's fault, after a wall-clock backstop; its memory
+  is the kernel's to bound (the sandbox is one process: ``RLIMIT_AS``, and tmpfs folders of fixed sizes).
 
 ``run_group`` returns each check's outcome (``autograder.judge.outcome.WorkerOutcome``, read from the worker's record
 and checked here, once); whose fault a failure is, is decided by ``verify`` (the control).
