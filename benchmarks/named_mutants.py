@@ -35,6 +35,7 @@ SPEED = "tests/test_gate_speed_rule.py"
 SANITIZER = "tests/test_sanitizer_corpus.py"
 PRIVACY = "tests/test_privacy.py"
 HIDDEN = "tests/test_hidden_inputs.py"
+MESSAGES = "tests/test_messages.py"
 
 _CLOSE_SHAPE = "    check_shape(what, actual, np.shape(expected), cause)\n    error, index = worst_difference("
 _SGD_GRAD = "if after is None or np.shape(after) != grads[i].shape or not np.array_equal(after, grads[i]):"
@@ -621,6 +622,30 @@ TRUST_MUTANTS: tuple[NamedMutant, ...] = (
         'else str(self._box / "kernel-ipc")',
         "an unsandboxed kernel binds at its scratch folder's path, too long for a socket when that is deep",
         (KERNEL_ADDRESS,),
+    ),
+    NamedMutant(
+        "worker_rlimit_cpu_below_the_gate_budget",
+        "autograder/settings.py",
+        "cpu_seconds=2 * max(self.worker_checks_cpu_seconds, self.worker_gate_cpu_seconds),",
+        "cpu_seconds=1200,",
+        "the kernel ends a gate the speed rule lets run (a crash that can cost the student) before the watch decides",
+        (SETTINGS,),
+    ),
+    NamedMutant(
+        "check_timeout_is_an_exception",
+        "autograder/probe/core.py",
+        "class CheckTimeout(BaseException):",
+        "class CheckTimeout(AssertionError):",
+        "a student's except Exception swallows the check's time limit: it runs to the worker's CPU budget instead",
+        (MESSAGES,),
+    ),
+    NamedMutant(
+        "a_message_declared_without_english",
+        "autograder/cli/wordings.py",
+        "                    if id in where or id not in english:",
+        "                    if id in where:",
+        "a message declared in code with no English in i18n/messages.en.toml is shown by its id alone",
+        (MESSAGES,),
     ),
     NamedMutant(
         "kernel_output_overhead_zero",
