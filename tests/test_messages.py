@@ -16,11 +16,13 @@ import sys
 from pathlib import Path
 from typing import Any
 
+import numpy as np
 import pytest
 
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO / "source" / "mlp"))  # the assignment's helper modules, as the judges see them
 
+import nn_messages  # noqa: E402
 from nn_languages import LANGUAGES  # noqa: E402
 from nn_messages import CATALOGUE, CheckFailed, Failure, Text, message, render  # noqa: E402
 
@@ -109,6 +111,9 @@ def test_every_id_is_declared_once_with_its_english() -> None:
         ids = _declared_ids(path)
         assert len(ids) == len(set(ids)), f"{path.name} declares {sorted({i for i in ids if ids.count(i) > 1})} twice"
     assert message("expected_got") is CATALOGUE["expected_got"]  # the same declaration again (a module reloaded)
+    for declare in (message, nn_messages.text, nn_messages.cause, nn_messages.formula):
+        with pytest.raises(TypeError, match="a text id"):
+            declare(np.zeros(2))  # nothing but a text is an id: no array (a call by mistake) joins the catalogue
 
 
 @pytest.mark.parametrize(

@@ -57,11 +57,15 @@ WORDINGS: dict[str, dict[str, str]] = {"en": {}} | {lang: dict(words) for lang, 
 (the grader adds them)."""
 
 
-def message(id: str) -> Message:
-    """Declare a message by its id (``tests/test_wordings.py`` holds every id declared once, with its English)."""
+def _an_id(id: Any) -> str:
     if not isinstance(id, str):  # nothing else is a message (a call with arrays, say)
         raise TypeError(f"a message is declared with a text id, not {type(id).__name__}")
-    return CATALOGUE.setdefault(id, Message(id))
+    return id
+
+
+def message(id: str) -> Message:
+    """Declare a message by its id (``tests/test_messages.py`` holds every id declared once, with its English)."""
+    return CATALOGUE.setdefault(_an_id(id), Message(id))
 
 
 def text(id: str) -> Text:
@@ -397,7 +401,7 @@ LINEAR_GIVEN = text("linear.given_init")
 
 def cause(id: str) -> Text:
     """A likely cause (a message without fields), as the ``Text`` the checks name."""
-    return text(f"cause.{id}")
+    return text(f"cause.{_an_id(id)}")
 
 
 GRADING_RUNS_TOP_LEVEL = cause("grading_runs_top_level")
@@ -490,7 +494,7 @@ FORMULA_ID = "formula."
 
 def formula(id: str) -> Text:
     """A formula of the chapter, as the ``Text`` a failure ends with."""
-    return text(f"{FORMULA_ID}{id}")
+    return text(f"{FORMULA_ID}{_an_id(id)}")
 
 
 def is_formula(words: Text) -> bool:
