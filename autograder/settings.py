@@ -258,6 +258,9 @@ class CoursePaths:
     def autograded(self, student: str, assignment: str) -> Path:
         return self._path("autograded", student, assignment)
 
+    def feedback(self, student: str, assignment: str) -> Path:
+        return self._path("feedback", student, assignment)
+
     def submitted_students(self, assignment: str) -> list[str]:
         """Every student with a submission of ``assignment``, sorted."""
         pattern = re.compile(

@@ -183,8 +183,7 @@ def feedback_one(
     """Write a graded submission's feedback HTML from this grading (``nbgrader generate_feedback --force``), showing
     what ``visibility`` lets the student see (``FeedbackExporter.visibility``); return why it could not be, or None.
     An earlier grading's feedback is removed first: none outlives its grade."""
-    coursedir = paths.coursedir
-    shutil.rmtree(Path(coursedir.format_path(coursedir.feedback_directory, student, assignment)), ignore_errors=True)
+    shutil.rmtree(paths.feedback(student, assignment), ignore_errors=True)
     log = log_path(paths, student).with_suffix(".feedback.log")
     command = [*nbgrader_process.COMMAND, "generate_feedback", assignment, "--student", student, "--force"]
     command += [] if visibility == "full" else [f"--FeedbackExporter.visibility={visibility}"]

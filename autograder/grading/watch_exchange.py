@@ -71,8 +71,7 @@ def note(paths: CoursePaths, assignment: str, notebook: str, student: str, text:
     submitted = paths.submitted(student, assignment)
     if not all((submitted / name).is_file() for name in ("timestamp.txt", "submission_secret.txt")):
         return False
-    coursedir = paths.coursedir
-    folder = Path(coursedir.format_path(coursedir.feedback_directory, student, assignment))
+    folder = paths.feedback(student, assignment)
     shutil.rmtree(folder, ignore_errors=True)
     folder.mkdir(parents=True)
     for name in ("timestamp.txt", "submission_secret.txt"):
@@ -90,8 +89,7 @@ def note(paths: CoursePaths, assignment: str, notebook: str, student: str, text:
 def also_as(paths: CoursePaths, assignment: str, notebook: str, student: str, names: list[str]) -> None:
     """Copy the student's feedback on ``notebook`` under each of ``names`` (the notebooks they handed in: a renamed
     notebook, graded as ``notebook``, is fetched by its own name)."""
-    coursedir = paths.coursedir
-    folder = Path(coursedir.format_path(coursedir.feedback_directory, student, assignment))
+    folder = paths.feedback(student, assignment)
     page = folder / f"{Path(notebook).stem}.html"
     for name in names:
         if page.is_file() and name != page.stem:

@@ -136,8 +136,7 @@ def fault_record(paths: CoursePaths, student: str) -> tuple[Path, Path]:
 
 def feedback_path(paths: CoursePaths, student: str, assignment: str, notebook: str) -> Path:
     """Where ``nbgrader generate_feedback`` writes a student's feedback HTML."""
-    coursedir = paths.coursedir
-    return Path(coursedir.format_path(coursedir.feedback_directory, student, assignment)) / f"{notebook}.html"
+    return paths.feedback(student, assignment) / f"{notebook}.html"
 
 
 def class_scores(gradebook: Any, assignment: str) -> dict[str, tuple[str, str, float]]:
@@ -298,6 +297,6 @@ def collect(course: Path, assignment: str, notebooks: list[str] | None = None) -
         students.append(student)
     checks = [info for name, info in known.items() if name in seen or not seen]
     checks += [CheckInfo(name, name, points) for name, points in seen.items() if name not in known]
-    coursedir = paths.coursedir
-    feedback = Path(coursedir.format_path(coursedir.feedback_directory, "<student>", assignment))
-    return ClassData(paths.root, assignment, notebooks, release, checks, students, feedback)
+    return ClassData(
+        paths.root, assignment, notebooks, release, checks, students, paths.feedback("<student>", assignment)
+    )
