@@ -152,18 +152,12 @@ def declared() -> list[Declared]:
                 if isinstance(first, ast.Constant) and isinstance(first.value, str):
                     id = DECLARERS[node.func.id] + first.value
                     if id in where or id not in english:
-                        wrong.append(
-                            f"{shown(path)}:{node.lineno}: {id!r} is "
-                            + (
-                                f"declared in {where[id]} too"
-                                if id in where
-                                else f"not in {shown(wordings_file('en'))}"
-                            )
-                        )
+                        why = f"declared in {where[id]} too" if id in where else f"not in {shown(ENGLISH_FILE)}"
+                        wrong.append(f"{shown(path)}:{node.lineno}: {id!r} is {why}")
                     where[id] = shown(path)
                     in_file.append((node.lineno, Declared(id, english.get(id, ""), side)))
             found += [message for _, message in sorted(in_file, key=lambda pair: pair[0])]
-    wrong += [f"{shown(wordings_file('en'))}: {id!r} is declared by no code" for id in english if id not in where]
+    wrong += [f"{shown(ENGLISH_FILE)}: {id!r} is declared by no code" for id in english if id not in where]
     if wrong:
         raise WordingsError("\n".join(wrong))
     return found
