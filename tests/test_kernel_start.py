@@ -79,7 +79,8 @@ def test_nothing_of_the_submission_runs_before_the_first_cell_and_its_helpers_st
             f"""
             import os, sys
             print("ran:", open({RAN!r}).read() if os.path.exists({RAN!r}) else "nothing")
-            print("cwd:", os.getcwd() == os.environ["HOME"], "path:", sys.path.index("") < len(sys.path))
+            first_site = min(i for i, place in enumerate(sys.path) if place.endswith("site-packages"))
+            print("cwd:", os.getcwd() == os.environ["HOME"], "path:", 0 < sys.path.index("") < first_site)
             """,
             "import mymodule, autograder; print(mymodule.HELLO, autograder.__file__.startswith(os.getcwd()))",
         ],

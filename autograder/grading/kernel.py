@@ -15,12 +15,14 @@ from the kernel. Its clients take no message larger than ``MESSAGE_BYTES``
 standard input is empty. A cell past its time is interrupted by a message to
 the kernel: a signal would stop at bubblewrap.
 
-The kernel starts from a trusted place: its interpreter runs isolated (``-I``: neither the working directory nor
-the user's site-packages, ``.pth`` files or ``PYTHON*`` variables count) from a launcher in the stand-in's folder,
+The kernel starts from a trusted place: its interpreter runs isolated (``sandbox.ISOLATED``: neither the working
+directory nor the user's site-packages or ``PYTHON*`` variables count) from a launcher in the stand-in's folder,
 and its IPython and Jupyter folders are an empty folder that exists only inside the sandbox, so nothing of the
 submission (``ipykernel_launcher.py``, ``sitecustomize.py``, ``.ipython/profile_default/startup/``, a ``numpy/``
-folder, ...) runs before its first cell. The notebook's folder is put on ``sys.path`` as that first cell starts,
-where IPython puts it in any kernel (before site-packages), so a student's own helper module imports as always.
+folder, ...) runs before its first cell. IPython itself puts the notebook's folder on ``sys.path``, before
+site-packages, as in any kernel (``InteractiveShellApp.init_path``, the student's lab does the same): once the kernel's
+own packages are imported, so a student's own helper module imports as always and none of theirs stands in for the
+kernel's.
 What the kernel process itself writes on its standard output and error goes to the grading log through a pipe, at
 most ``KitGrading.kernel_cell_output_chars`` bytes of it (then a note; the rest is read and dropped). Every message
 from the kernel is checked before nbclient sees it (``KitKernelClient``): one it could not take (no ``text`` in a
@@ -90,25 +92,8 @@ def _in_parts(self):
 
 OutStream._flush_buffers = _in_parts
 """
-# Run as the kernel starts: the notebook's folder ('', as IPython puts it) goes on sys.path as the first cell starts,
-# before site-packages as in any IPython kernel; until then nothing of the submission can be imported.
-NOTEBOOK_FOLDER_ON_PATH = """import os
-import sys
-
-from IPython import get_ipython
-
-
-def _notebook_folder_on_path(*args):
-    get_ipython().events.unregister("pre_run_cell", _notebook_folder_on_path)
-    if "" not in sys.path:
-        places = [i for i, p in enumerate(sys.path) if os.path.basename(p) in ("site-packages", "dist-packages")]
-        sys.path.insert(places[0] if places else 0, "")
-
-
-get_ipython().events.register("pre_run_cell", _notebook_folder_on_path)
-"""
-# The kernel's entry point, run isolated (``sandbox.ISOLATED``): no folder of the submission is on sys.path, only the
-# stand-in's, this script's own.
+# The kernel's entry point, run isolated (``sandbox.ISOLATED``): as it starts, no folder of the submission is on
+# sys.path, only the stand-in's, this script's own; IPython adds the notebook's ('') once ipykernel is imported.
 KERNEL_LAUNCHER = """import kit_no_processes
 from ipykernel import kernelapp
 
@@ -118,11 +103,9 @@ kernelapp.launch_new_instance()
 STAND_IN_FILES = {
     "kit_no_processes.py": (GRADER_PACKAGE / "probe" / "no_processes.py").read_text(),
     "kit_output_in_parts.py": OUTPUT_IN_PARTS,
-    "kit_notebook_folder.py": NOTEBOOK_FOLDER_ON_PATH,
     "kit_kernel.py": KERNEL_LAUNCHER,
 }
-# One line: IPython runs each exec line as a cell, and the next one's start would already be "the first cell"
-EXEC_LINES = ("import kit_output_in_parts, kit_notebook_folder; del kit_output_in_parts, kit_notebook_folder",)
+EXEC_LINES = ("import kit_output_in_parts; del kit_output_in_parts",)
 
 
 class SandboxKernelManager(AsyncKernelManager):
