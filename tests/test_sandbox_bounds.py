@@ -28,6 +28,7 @@ pytestmark = pytest.mark.slow  # starts sandboxed workers
 
 REPO = Path(__file__).resolve().parents[1]
 LAYERS = registry.worker_groups()[0]
+MLP_CHECKS = registry.worker_groups()[1]
 RELU_FORWARD = "return np.maximum(x, 0)"
 TIMERS_OFF = (
     "import signal, time\n"
@@ -116,6 +117,43 @@ def test_a_trickling_check_is_charged_only_when_the_solution_passes_it(tmp_path:
     verify._control(LAYERS, suspects, _cells(), grading, tmp_path / "solution")
     with pytest.raises(GraderFault, match="fails for the course's own solution too"):
         verify._control(LAYERS, suspects, _cells(_forward(TRICKLE)), grading, tmp_path / "broken-solution")
+
+
+SWALLOWING_SLEEP = (
+    "while True:\n            try:\n                time.sleep(1)\n"
+    "            except BaseException:\n                pass"
+)
+"""A wait that swallows every limit raised inside the worker: only the watch outside stops it (as stalled)."""
+FORGED_ASIDE = (
+    "import os, time\n"
+    "        for _fd in range(3, 64):  # the worker's channel among them: 'my code runs aside now'\n"
+    "            try:\n"
+    '                os.write(_fd, b\'{"kind": "aside", "name": "begin", "sizes": []}\\n\')\n'
+    "            except OSError:\n"
+    "                pass\n"
+    "        time.sleep(60)\n"
+)
+
+
+@pytest.mark.parametrize(
+    ("edit", "lost"),
+    [
+        # the layer's own wait, met while the MLP's checks run the layer aside: it costs the MLP nothing
+        (Edit("relu", 'return grad * self.ctx["mask"]', "import time\n        " + SWALLOWING_SLEEP), set()),
+        # the MLP's own wait, after forging the worker's word that it runs code aside: a second run decides the same
+        (Edit("mlp", "return self.fc2(self.relu(self.fc1(x)))", FORGED_ASIDE), {"mlp_forward", "mlp_backward"}),
+    ],
+    ids=["layer-waits-aside", "mlp-waits-after-forging-aside"],
+)
+def test_a_stop_while_a_layer_runs_aside_costs_the_mlp_nothing_and_a_forged_aside_buys_nothing(
+    tmp_path: Path, edit: Edit, lost: set[str]
+) -> None:
+    budget = workers.WorkerBudget(stall=3.0, idle=60.0, wall=300.0)
+    outcomes = workers.run_group(MLP_CHECKS, _cells(edit), _grading(budget), tmp_path)
+    verdicts = _judged(outcomes)
+    assert {check for check, passed in verdicts.items() if not passed} == lost, verdicts
+    for check in lost:
+        assert "used almost no CPU for 3 s" in _said(outcomes[check]), _said(outcomes[check])
 
 
 @pytest.mark.parametrize("attack", sorted(HELD_OUTSIDE))

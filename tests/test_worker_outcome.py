@@ -13,7 +13,7 @@ import pytest
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO / "source" / "mlp"))
 
-from autograder import messages  # noqa: E402
+from autograder import messages, registry  # noqa: E402
 from autograder.course.nn_messages import CheckFailed, Failure  # noqa: E402
 from autograder.grading import workers  # noqa: E402
 from autograder.judge.checks import judge  # noqa: E402
@@ -75,3 +75,67 @@ def test_the_grade_command_imports_before_the_course_helpers_are_importable(tmp_
     code = "import autograder.cli.grade, autograder.grading.workers, autograder.judge.outcome"
     done = subprocess.run([sys.executable, "-I", "-c", code], capture_output=True, text=True, cwd=tmp_path)
     assert done.returncode == 0, done.stderr[-500:]
+
+
+@pytest.mark.parametrize(
+    ("frames", "aside"),
+    [
+        ([("begin", "mlp_forward"), ("aside", "begin")], True),  # stopped there: the check runs again, nothing aside
+        ([("begin", "mlp_forward"), ("aside", "begin"), ("aside", "end")], False),
+        ([("aside", "begin"), ("begin", "mlp_backward")], False),  # a new check begins with nothing aside
+    ],
+)
+def test_the_report_says_whether_the_worker_last_ran_student_code_aside(
+    frames: list[tuple[str, str]], aside: bool
+) -> None:
+    import io
+    import json
+
+    from autograder.judge.records import read_report
+
+    lines = [b"started"] + [json.dumps({"kind": k, "name": n, "sizes": []}).encode() for k, n in frames]
+    report = read_report(io.BytesIO(b"\n".join(lines) + b"\n"), b"started")
+    assert report.started and not report.spoiled and report.aside is aside, report
+
+
+@pytest.mark.parametrize(
+    ("stopped", "aside", "rerun_stops", "runs", "charged"),
+    [
+        ("stalled", True, False, [True, False], set()),
+        ("", True, False, [True, False], set()),  # ended by itself (os._exit in a layer)
+        ("stalled", True, True, [True, False, False], {"mlp_forward", "mlp_backward"}),
+        ("stalled", False, False, [True, True], {"mlp_forward"}),
+    ],
+    ids=["stopped-aside", "ended-aside", "stopped-aside-and-again-without", "stopped-in-the-check-itself"],
+)
+def test_a_stop_while_student_code_runs_aside_is_decided_again_without_it(
+    monkeypatch: pytest.MonkeyPatch,
+    tmp_path: Path,
+    stopped: str,
+    aside: bool,
+    rerun_stops: bool,
+    runs: list[bool],
+    charged: set[str],
+) -> None:
+    """``run_group``: a worker that ended while it said a layer ran aside (the MLP's mirrors) costs nothing yet; a
+    fresh worker runs the same checks with nothing aside, and only its own stop costs the check. A stop in the check's
+    own code costs it at once."""
+    group = registry.worker_groups()[1]
+    calls: list[bool] = []
+
+    def run_worker(box: Any, program: Path, checks: list[str], *args: Any) -> workers.WorkerRun:
+        calls.append(args[-1])  # asides
+        assert len(calls) <= 3, calls
+        if len(calls) == 1 or rerun_stops:
+            return workers.WorkerRun(WorkerReport(started=True, begun=[checks[0]], aside=aside), stopped, "")
+        results = {check: encode({"missing_class": "MLP", "cell_errors": {}}) for check in checks}
+        return workers.WorkerRun(WorkerReport(started=True, begun=list(checks), results=results), "", "")
+
+    monkeypatch.setattr(workers, "run_worker", run_worker)
+    monkeypatch.setattr(workers, "prepare", lambda *args, **kwargs: (tmp_path, tmp_path))
+    monkeypatch.setattr(workers.sandbox, "Sandbox", lambda **kwargs: type("Box", (), {"prepare": lambda self: None})())
+    outcomes = workers.run_group(group, [], workers.Grading(helpers=tmp_path, mnist=None), tmp_path)
+    assert calls == runs, calls
+    assert {check for check, outcome in outcomes.items() if outcome.crash} == charged, outcomes
+    assert all("used almost no CPU" in str(outcomes[check].failure) for check in charged), outcomes
+    assert all(outcomes[check].missing_class == "MLP" for check in set(group) - charged), outcomes

@@ -203,13 +203,15 @@ def run_worker(
     cpu_budget: float,
     budget: WorkerBudget,
     gate: dict[str, Any] | None = None,
+    asides: bool = True,
 ) -> WorkerRun:
     """Run the worker on ``checks`` and read its report, watching it from outside: stopped when it stalls, spends its
     CPU budget, or (the machine's fault) outlives the wall-clock backstop. For the MNIST gate (``gate``: its hidden
-    inputs), its CPU time is also set against the grader's own training, run beside it (``grading.pace``)."""
+    inputs), its CPU time is also set against the grader's own training, run beside it (``grading.pace``). Without
+    ``asides``, its probes never run the student's code aside (``probe.core.ASIDES``)."""
     from autograder.grading.pace import Pace, SpeedWatch
     from autograder.judge.gate_reference import steps_of
-    from autograder.probe.run import STARTED
+    from autograder.probe.run import NO_ASIDES, STARTED
 
     log = box.workdir.parent / "worker.stderr"
     reports: list[WorkerReport] = []
@@ -217,8 +219,9 @@ def run_worker(
     # The gate's pace first: one that cannot start is the grader's fault, and no worker is left running then.
     pace = Pace(gate["hidden"], gate["batch"]) if gate is not None else None
     with log.open("wb") as err, pace or contextlib.nullcontext():
+        flags = [] if asides else [NO_ASIDES]
         process = subprocess.Popen(
-            box.wrap([sandbox.PYTHON, *sandbox.ISOLATED, str(program / "worker.py"), *checks]),
+            box.wrap([sandbox.PYTHON, *sandbox.ISOLATED, str(program / "worker.py"), *flags, *checks]),
             cwd=box.workdir,
             stdin=subprocess.DEVNULL,
             stdout=subprocess.PIPE,
@@ -314,7 +317,8 @@ def run_group(
 ) -> dict[str, WorkerOutcome]:
     """Run one group's probes in sandboxed workers, retrying crashes in fresh workers; return each check's outcome.
 
-    A check whose worker stalled, spent its CPU budget or broke its report's format costs the student at once; one
+    A check whose worker stalled, spent its CPU budget or broke its report's format costs the student at once (ended
+    while running the student's code aside, it runs again first, without that: ``probe.core.ASIDES``); one
     whose worker ended by itself costs it after ``grading.attempts`` such ends (a kill from outside happens once);
     the answer cells' own crash costs every check left. Whether the student is really at fault is decided by the
     control in ``verify``.
@@ -335,6 +339,7 @@ def run_group(
     outcomes: dict[str, WorkerOutcome] = {}
     crashes: dict[str | None, int] = {}
     failed_starts = 0
+    asides = True
     while len(outcomes) < len(group):
         remaining = [check for check in group if check not in outcomes]
         if not grading.isolated:  # without a sandbox the working folder is the host's: start each worker afresh
@@ -342,7 +347,7 @@ def run_group(
             workdir.mkdir()
         box.prepare()
         gate = inputs_for(group[0], grading.student) if registry.check(group[0]).slow else None
-        run = run_worker(box, program, remaining, grading.budget.cpu(group), grading.budget, gate)
+        run = run_worker(box, program, remaining, grading.budget.cpu(group), grading.budget, gate, asides)
         if run.stopped == "wall":
             raise GraderFault(f"a sandboxed worker {run.reason}: this machine is too busy to grade now")
         if run.stopped == "cpu" and gate is not None:
@@ -366,6 +371,11 @@ def run_group(
             # the trusted side's numbers, whatever the worker recorded
             outcomes[group[0]] = dataclasses.replace(outcomes[group[0]], measured=run.speed)
         if running == "":  # every check read has its outcome; the rest run in a fresh worker
+            continue
+        if run.report.aside and asides and not run.report.spoiled:
+            # Ended (stopped, or by itself) while the student's code ran aside, only to help a diagnosis (a layer run
+            # for the MLP's check): the check decides again in a fresh worker without that run, on its own code alone.
+            asides = False
             continue
         crashes[running] = crashes.get(running, 0) + 1
         how = "spoiled" if run.report.spoiled else run.stopped

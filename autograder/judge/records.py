@@ -241,9 +241,10 @@ class WorkerReport:
     results: dict[str, tuple[bytes, bytes]] = field(default_factory=dict)
     spoiled: str = ""  # why reading stopped before the end: the stream broke the format
     progress: int = 0  # the last training step the gate's worker said it reached (its word only: never a verdict)
+    aside: bool = False  # it last said the student's code runs aside, only to help a diagnosis (its word only)
 
 
-FRAME_PAYLOADS = {"loading": 0, "begin": 0, "progress": 0, "result": 2}
+FRAME_PAYLOADS = {"loading": 0, "begin": 0, "progress": 0, "aside": 0, "result": 2}
 """A frame is a JSON header line ``{"kind": K, "name": N, "sizes": [...]}`` then that many payloads of those sizes
 (a result's .json and .npz bytes)."""
 HEADER_BYTES = 512
@@ -286,6 +287,9 @@ def read_report(
             report.loading = name
         elif kind == "begin":
             report.begun.append(name)
+            report.aside = False
+        elif kind == "aside":
+            report.aside = name == "begin"
         elif kind == "progress":
             report.progress = int(name) if name.isdigit() else report.progress
         elif name in report.results:

@@ -30,6 +30,17 @@ def progress(step: int) -> None:
     can call or replace it, so no verdict rests on it."""
 
 
+ASIDES = True
+"""Whether probes may run the student's own code aside, only to learn something of it (``probe.mlp``'s mirrors). A
+worker stopped from outside while it did is run again with this off (``grading.workers.run_group``)."""
+
+
+def aside(running: bool) -> None:
+    """Tell the grader that the student's code starts (``True``) or stops (``False``) running aside; the worker
+    replaces this as it does ``progress``. Student code can forge it: that only buys a second run without the aid,
+    where the same check decides alone."""
+
+
 class CheckTimeout(BaseException):
     """The student's code ran past a time limit; ``failure`` (an ``nn_messages.Failure``) says which, as data, for the
     record (``failure.to_data()``); ``str()`` is its English rendering. Not an ``Exception``, so the student's
@@ -91,8 +102,10 @@ def wall_limit(what: Text | str, seconds: float) -> Any:
     return _limit(signal.ITIMER_REAL, signal.SIGALRM, seconds, failure)
 
 
-class AsideTimeout(Exception):
-    """Work done aside, only to help a diagnosis, ran past its own limit (``aside_limit``): never a verdict."""
+class AsideTimeout(BaseException):
+    """Work done aside, only to help a diagnosis, ran past its own limit (``aside_limit``): never a verdict. Not an
+    ``Exception``, so the student's ``except Exception`` cannot swallow it (a bare ``except`` can: the watch outside
+    then stops the worker, which runs again without asides)."""
 
 
 @contextmanager

@@ -19,6 +19,7 @@ import numpy as np
 from autograder.course.nn_diagnosis import describe_parameters, record_calls
 from nn_core import Module, Parameter
 
+from . import core
 from .core import AsideTimeout, Record, aside_limit, collect_cases, time_limit
 from .stores import stores
 
@@ -143,16 +144,20 @@ def _learn_mirrors(layer: Any, x: np.ndarray, g: np.ndarray, correct_y: Any, cor
 
     Only an aid: the MLP's checks run on stand-in layers, so a layer that raises or hangs here costs its own checks,
     never the MLP's (what it did not show is read from its code). It runs under its own limit (``aside_limit``),
-    inside the check's, which it never swallows."""
+    inside the check's, which it never swallows; a layer that swallows that limit too (a bare ``except`` around a
+    sleep) is stopped from outside, and the check runs again in a fresh worker without this run (``core.ASIDES``)."""
     mirrors: Mirrors = {}
-    try:
-        if type(layer) not in _HUNG:  # a layer that ran past its limit once is read from its code from then on
+    if core.ASIDES and type(layer) not in _HUNG:  # a layer past its limit once is read from its code from then on
+        core.aside(True)
+        try:
             with aside_limit(MIRROR_SECONDS, MIRROR_WALL_SECONDS):
                 _learn(mirrors, layer, x, g, correct_y, correct_dx)
-    except AsideTimeout:  # so that a sleeping layer's waits never add up to the worker's stall window
-        _HUNG.add(type(layer))
-    except Exception:  # noqa: BLE001 - a broken or hanging layer costs its own checks, not the MLP's
-        pass
+        except AsideTimeout:  # so that a sleeping layer's waits never add up to the worker's stall window
+            _HUNG.add(type(layer))
+        except Exception:  # noqa: BLE001 - a broken or hanging layer costs its own checks, not the MLP's
+            pass
+        finally:
+            core.aside(False)
     if "output" not in mirrors:  # forward did not return: where it stores, from its code
         mirrors.update(_assigned(layer, "forward", "input", "output"))
     if "grad_out" not in mirrors:

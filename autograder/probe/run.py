@@ -1,11 +1,12 @@
 """The sandboxed worker: load the definitions of the student's answer cells, run the named probes, save what came.
 
-Run as ``python -I PROGRAM/worker.py CHECK [CHECK ...]``. ``PROGRAM`` is read-only in the sandbox: the worker
-itself, these probes, the course's helpers, ``answer.json`` (the notebook's setup and answer cells),
+Run as ``python -I PROGRAM/worker.py [--no-asides] CHECK [CHECK ...]``. ``PROGRAM`` is read-only in the sandbox:
+the worker itself, these probes, the course's helpers, ``answer.json`` (the notebook's setup and answer cells),
 ``manifest.json`` (each check's probe module, function and class, from ``autograder.registry.manifest``) and
 ``inputs/<check>``. The worker reports on its standard output only: the line ``STARTED``, then frames (a JSON header
-line, then its payloads): ``loading`` an answer cell, ``begin`` a check, and each check's ``result`` (the two files of
-``probe.core.encode``). The grader reads them with caps (``autograder.judge.records.read_report``); what student
+line, then its payloads): ``loading`` an answer cell, ``begin`` a check, ``aside`` (``begin``, ``end``: student code
+running only to help a diagnosis), and each check's ``result`` (the two files of ``probe.core.encode``). The grader
+reads them with caps (``autograder.judge.records.read_report``); what student
 code prints goes nowhere.
 
 Only the definitions of an answer cell run here (imports, ``def``, ``class`` and assignments): the checks grade
@@ -36,6 +37,8 @@ from .messages import LOADING_CELL
 
 LOAD_CPU_SECONDS, LOAD_WALL_SECONDS = 10, 30
 """Limits on running one answer cell's definitions (they take milliseconds: an assignment that computes is stopped)."""
+NO_ASIDES = "--no-asides"
+"""The worker's first argument when its probes must not run the student's code aside (``core.ASIDES``)."""
 STARTED = "kit-worker-started"
 """Printed before any student code runs: a worker that never says it did not start (the grader's fault)."""
 
@@ -110,6 +113,9 @@ def main(checks: list[str]) -> None:
     channel = Channel()
     channel.line(STARTED)
     core.progress = lambda step: channel.send("progress", str(int(step)))
+    core.aside = lambda running: channel.send("aside", "begin" if running else "end")
+    if checks[:1] == [NO_ASIDES]:
+        core.ASIDES, checks = False, checks[1:]
     _silence()
     manifest = json.loads((program / "manifest.json").read_text())
     cells = json.loads((program / "answer.json").read_text())
