@@ -369,7 +369,33 @@ MUTANTS: tuple[NamedMutant, ...] = (
 # ---- issue 42: the trust rules of docs/trust-and-sandbox.md (the watch, the sandbox's one process and limits, the
 # speed rule, per-student inputs, kernel message checks, limits on paths and student text, the sanitizer), each one
 # plausible edit that loosens a rule or moves a constant; each must fail a fast test (no sandbox, no nbgrader run).
+OUTCOME = "tests/test_worker_outcome.py"
 TRUST_MUTANTS: tuple[NamedMutant, ...] = (
+    # a layer run aside for the MLP's checks never costs them (grading/workers.py)
+    NamedMutant(
+        "aside_end_charged",
+        "autograder/grading/workers.py",
+        "        if run.report.aside and asides and not run.report.spoiled:",
+        "        if False:",
+        "a worker that ends while a layer runs aside (for the MLP's mirrors) costs the MLP's check at once",
+        (OUTCOME,),
+    ),
+    NamedMutant(
+        "aside_rerun_asides_again",
+        "autograder/grading/workers.py",
+        "            asides = False\n",
+        "            asides = True\n",
+        "the MLP's check is decided again with the layer run aside again (it hangs the same way)",
+        (OUTCOME,),
+    ),
+    NamedMutant(
+        "aside_on_any_end",
+        "autograder/grading/workers.py",
+        "        if run.report.aside and asides and not run.report.spoiled:",
+        "        if asides and not run.report.spoiled:",
+        "any end of a worker, not only one while code ran aside, earns a second run",
+        (OUTCOME,),
+    ),
     # the watch (grading/workers.py)
     NamedMutant(
         "watch_stall_counts_all_cpu",
