@@ -396,6 +396,16 @@ TRUST_MUTANTS: tuple[NamedMutant, ...] = (
         "any end of a worker, not only one while code ran aside, earns a second run",
         (OUTCOME,),
     ),
+    NamedMutant(
+        "aside_check_limit_charged",
+        "autograder/probe/mlp.py",
+        "        except (AsideTimeout, CheckTimeout):",
+        "        except AsideTimeout:",
+        "the check's own time limit, firing while a layer runs aside, costs the MLP's check",
+        (
+            "tests/test_causes_on_evidence.py::test_the_checks_own_limit_firing_in_a_layer_run_aside_costs_the_mlp_nothing",
+        ),
+    ),
     # the watch (grading/workers.py)
     NamedMutant(
         "watch_stall_counts_all_cpu",

@@ -583,6 +583,26 @@ def test_a_layer_that_hangs_costs_its_own_checks_never_the_mlps() -> None:
         assert grading.grade(_names(hang), ("mlp_forward", "mlp_backward")) == {}
 
 
+def test_the_checks_own_limit_firing_in_a_layer_run_aside_costs_the_mlp_nothing(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A layer that swallows the limit of its run aside, then the check's own limit fires while it still runs: that
+    time is the layer's too (a retry loop's ``except`` catches a signal wherever it lands, and the next one may land
+    outside it)."""
+    from autograder.probe import core
+    from autograder.probe import mlp as probe_mlp
+
+    monkeypatch.setattr(probe_mlp, "time_limit", functools.partial(core.time_limit, seconds=1.0))
+    body = (
+        "while True:\n            try:\n                while True:\n                    sum(range(1000))\n"
+        "            except BaseException as error:\n                if type(error).__name__ != 'AsideTimeout':\n"
+        "                    raise"
+    )
+    swallows_its_own = (Edit("relu", 'return grad * self.ctx["mask"]', body),)
+    with grading.secret(SECRETS[0]):
+        assert grading.grade(_names(swallows_its_own), ("mlp_forward", "mlp_backward")) == {}
+
+
 def test_a_layer_that_sleeps_costs_the_mlp_nothing(monkeypatch: pytest.MonkeyPatch) -> None:
     """The same for a layer that waits without computing (a CPU limit never fires on a sleep): the run aside has a
     wall limit of its own too, and the mirrors are read from the layer's code."""

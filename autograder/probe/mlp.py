@@ -20,7 +20,7 @@ from autograder.course.nn_diagnosis import describe_parameters, record_calls
 from nn_core import Module, Parameter
 
 from . import core
-from .core import AsideTimeout, Record, aside_limit, collect_cases, time_limit
+from .core import AsideTimeout, CheckTimeout, Record, aside_limit, collect_cases, time_limit
 from .stores import stores
 
 NAMES = ("W1", "b1", "W2", "b2")
@@ -152,8 +152,8 @@ def _learn_mirrors(layer: Any, x: np.ndarray, g: np.ndarray, correct_y: Any, cor
         try:
             with aside_limit(MIRROR_SECONDS, MIRROR_WALL_SECONDS):
                 _learn(mirrors, layer, x, g, correct_y, correct_dx)
-        except AsideTimeout:  # so that a sleeping layer's waits never add up to the worker's stall window
-            _HUNG.add(type(layer))
+        except (AsideTimeout, CheckTimeout):  # the layer's time, even the check's limit: never the MLP's
+            _HUNG.add(type(layer))  # so that a sleeping layer's waits never add up to the worker's stall window
         except Exception:  # noqa: BLE001 - a broken or hanging layer costs its own checks, not the MLP's
             pass
         finally:
