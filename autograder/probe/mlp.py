@@ -144,8 +144,9 @@ def _learn_mirrors(layer: Any, x: np.ndarray, g: np.ndarray, correct_y: Any, cor
 
     Only an aid: the MLP's checks run on stand-in layers, so a layer that raises or hangs here costs its own checks,
     never the MLP's (what it did not show is read from its code). It runs under its own limit (``aside_limit``),
-    inside the check's, which it never swallows; a layer that swallows that limit too (a bare ``except`` around a
-    sleep) is stopped from outside, and the check runs again in a fresh worker without this run (``core.ASIDES``)."""
+    inside the check's; either one firing here ends only this run. A layer that swallows both (a bare ``except``
+    around a sleep) is stopped from outside, and the check runs again in a fresh worker without this run
+    (``core.ASIDES``)."""
     mirrors: Mirrors = {}
     if core.ASIDES and type(layer) not in _HUNG:  # a layer past its limit once is read from its code from then on
         core.aside(True)
