@@ -32,7 +32,8 @@ def progress(step: int) -> None:
 
 ASIDES = True
 """Whether probes may run the student's own code aside, only to learn something of it (``probe.mlp``'s mirrors). A
-worker stopped from outside while it did is run again with this off (``grading.workers.run_group``)."""
+worker that ends while it does (stopped from outside, or by itself) is run again with this off
+(``grading.workers.run_group``)."""
 
 
 def aside(running: bool) -> None:

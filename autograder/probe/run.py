@@ -6,8 +6,7 @@ the worker itself, these probes, the course's helpers, ``answer.json`` (the note
 ``inputs/<check>``. The worker reports on its standard output only: the line ``STARTED``, then frames (a JSON header
 line, then its payloads): ``loading`` an answer cell, ``begin`` a check, ``aside`` (``begin``, ``end``: student code
 running only to help a diagnosis), and each check's ``result`` (the two files of ``probe.core.encode``). The grader
-reads them with caps (``autograder.judge.records.read_report``); what student
-code prints goes nowhere.
+reads them with caps (``autograder.judge.records.read_report``); what student code prints goes nowhere.
 
 Only the definitions of an answer cell run here (imports, ``def``, ``class`` and assignments): the checks grade
 classes, and a training loop, a ``sleep`` or an ``input()`` left at the top level of a cell must not hold the grading.
