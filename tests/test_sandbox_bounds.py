@@ -148,12 +148,12 @@ FORGED_ASIDE = (
 def test_a_stop_while_a_layer_runs_aside_costs_the_mlp_nothing_and_a_forged_aside_buys_nothing(
     tmp_path: Path, edit: Edit, lost: set[str]
 ) -> None:
-    budget = workers.WorkerBudget(stall=3.0, idle=60.0, wall=300.0)
+    budget = workers.WorkerBudget(stall=5.0, idle=60.0, wall=300.0)  # 0.5 CPU s in any 5 s, as above
     outcomes = workers.run_group(MLP_CHECKS, _cells(edit), _grading(budget), tmp_path)
     verdicts = _judged(outcomes)
     assert {check for check, passed in verdicts.items() if not passed} == lost, verdicts
     for check in lost:
-        assert "used almost no CPU for 3 s" in _said(outcomes[check]), _said(outcomes[check])
+        assert "used almost no CPU for 5 s" in _said(outcomes[check]), _said(outcomes[check])
 
 
 @pytest.mark.parametrize("attack", sorted(HELD_OUTSIDE))
